@@ -1,0 +1,1 @@
+//! Matrix generators shared by the benchmarks.
