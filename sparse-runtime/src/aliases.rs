@@ -1,0 +1,45 @@
+//! Format aliases: the common formats as level tuples (Chou et al. 2018, fig. 4),
+//! and their format-specific constructors.
+
+use crate::level::{Compressed, CompressedNonUnique, Dense, Singleton, SingletonNonUnique};
+use crate::mode_order::Modes;
+use crate::{Error, Index, Tensor, Value};
+
+/// A dense vector.
+pub type Dense1<V> = Tensor<V, (Dense,)>;
+/// A dense matrix, row-major.
+pub type Dense2<V> = Tensor<V, (Dense, Dense)>;
+/// A dense order-3 tensor, row-major.
+pub type Dense3<V> = Tensor<V, (Dense, Dense, Dense)>;
+/// A sparse vector.
+pub type SparseVec<V, I = u32> = Tensor<V, (Compressed<I>,)>;
+/// Compressed sparse row matrix.
+pub type Csr<V, I = u32> = Tensor<V, (Dense, Compressed<I>)>;
+/// Compressed sparse column matrix: CSR's levels over the columns first.
+pub type Csc<V, I = u32> = Tensor<V, (Dense, Compressed<I>), Modes<1, 0>>;
+/// Doubly compressed sparse row matrix (empty rows are not stored).
+pub type Dcsr<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>)>;
+/// Coordinate-list matrix (sorted, duplicates summed at construction).
+pub type Coo<V, I = u32> = Tensor<V, (CompressedNonUnique<I>, Singleton<I>)>;
+/// Compressed sparse fiber order-3 tensor.
+pub type Csf3<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>, Compressed<I>)>;
+/// Coordinate-list order-3 tensor.
+pub type Coo3<V, I = u32> =
+    Tensor<V, (CompressedNonUnique<I>, SingletonNonUnique<I>, Singleton<I>)>;
+
+impl<V: Value, I: Index> Csr<V, I> {
+    /// A `rows x cols` CSR matrix from its three arrays, validated like
+    /// [`Tensor::from_levels`]: `row_ptr` has `rows + 1` entries, starts at 0,
+    /// is non-decreasing and ends at `col_idx.len()`; the column indices of each
+    /// row are strictly increasing and below `cols`; `vals` matches `col_idx`.
+    pub fn from_csr_arrays(
+        rows: usize,
+        cols: usize,
+        row_ptr: Vec<I>,
+        col_idx: Vec<I>,
+        vals: Vec<V>,
+    ) -> Result<Self, Error> {
+        let columns = Compressed::from_raw(cols, row_ptr, col_idx).map_err(|e| e.at_level(1))?;
+        Self::from_levels(&[rows, cols], (Dense::new(rows), columns), vals)
+    }
+}

@@ -1,0 +1,117 @@
+//! Helpers for dense tensors, whose values are a plain row-major array.
+
+use crate::aliases::{Dense1, Dense2, Dense3};
+use crate::level::Dense;
+use crate::{Error, Tensor, Value};
+
+/// The number of components of a dense tensor of shape `dims`.
+fn dense_len(dims: &[usize]) -> Result<usize, Error> {
+    dims.iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| Error::NotRepresentable {
+            detail: format!("a dense tensor of shape {dims:?} has more than usize::MAX components"),
+        })
+}
+
+/// Checks that `v` holds exactly the components of shape `dims`.
+fn check_len<V>(dims: &[usize], v: &[V]) -> Result<(), Error> {
+    let expected = dense_len(dims)?;
+    if v.len() != expected {
+        return Err(Error::LengthMismatch {
+            what: "dense values",
+            expected,
+            found: v.len(),
+        });
+    }
+    Ok(())
+}
+
+/// A zero vector of `dims`' size; panics if the size overflows `usize`.
+fn zero_vals<V: Value>(dims: &[usize]) -> Vec<V> {
+    match dense_len(dims) {
+        Ok(len) => vec![V::zero(); len],
+        Err(e) => panic!("{e}"),
+    }
+}
+
+impl<V: Value> Dense1<V> {
+    /// The zero vector of length `n`.
+    pub fn zeros(n: usize) -> Self {
+        Self::from_vec(vec![V::zero(); n])
+    }
+
+    /// The vector holding `v`.
+    pub fn from_vec(v: Vec<V>) -> Self {
+        let n = v.len();
+        Tensor::from_parts(&[n], (Dense::new(n),), v)
+    }
+
+    /// The components.
+    pub fn as_slice(&self) -> &[V] {
+        self.vals()
+    }
+
+    /// The components, mutably.
+    pub fn as_mut_slice(&mut self) -> &mut [V] {
+        self.vals_mut()
+    }
+}
+
+impl<V: Value> Dense2<V> {
+    /// The `rows x cols` zero matrix.
+    ///
+    /// # Panics
+    /// If `rows * cols` overflows `usize`.
+    pub fn zeros(rows: usize, cols: usize) -> Self {
+        let v = zero_vals(&[rows, cols]);
+        Tensor::from_parts(&[rows, cols], (Dense::new(rows), Dense::new(cols)), v)
+    }
+
+    /// The `rows x cols` matrix whose row-major components are `v`;
+    /// `Err(LengthMismatch)` unless `v.len() == rows * cols`.
+    pub fn from_vec(rows: usize, cols: usize, v: Vec<V>) -> Result<Self, Error> {
+        check_len(&[rows, cols], &v)?;
+        let levels = (Dense::new(rows), Dense::new(cols));
+        Ok(Tensor::from_parts(&[rows, cols], levels, v))
+    }
+
+    /// The row-major components.
+    pub fn as_slice(&self) -> &[V] {
+        self.vals()
+    }
+
+    /// The row-major components, mutably.
+    pub fn as_mut_slice(&mut self) -> &mut [V] {
+        self.vals_mut()
+    }
+}
+
+impl<V: Value> Dense3<V> {
+    /// The `d0 x d1 x d2` zero tensor.
+    ///
+    /// # Panics
+    /// If `d0 * d1 * d2` overflows `usize`.
+    pub fn zeros(d0: usize, d1: usize, d2: usize) -> Self {
+        let v = zero_vals(&[d0, d1, d2]);
+        let levels = (Dense::new(d0), Dense::new(d1), Dense::new(d2));
+        Tensor::from_parts(&[d0, d1, d2], levels, v)
+    }
+
+    /// The `d0 x d1 x d2` tensor whose row-major components are `v`;
+    /// `Err(LengthMismatch)` unless `v.len() == d0 * d1 * d2`.
+    pub fn from_vec(d0: usize, d1: usize, d2: usize, v: Vec<V>) -> Result<Self, Error> {
+        check_len(&[d0, d1, d2], &v)?;
+        let levels = (Dense::new(d0), Dense::new(d1), Dense::new(d2));
+        Ok(Tensor::from_parts(&[d0, d1, d2], levels, v))
+    }
+
+    /// The row-major components.
+    pub fn as_slice(&self) -> &[V] {
+        self.vals()
+    }
+
+    /// The row-major components, mutably.
+    pub fn as_mut_slice(&mut self) -> &mut [V] {
+        self.vals_mut()
+    }
+}

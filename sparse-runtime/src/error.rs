@@ -1,0 +1,189 @@
+//! The error type of every fallible runtime operation.
+
+use std::fmt;
+
+/// Why a tensor could not be built, validated or used by a kernel.
+///
+/// Every variant carries the numbers involved so that the message alone is
+/// enough to find the offending input.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A kernel's operands have incompatible shapes (raised by generated code).
+    DimensionMismatch {
+        /// Name of the kernel function.
+        kernel: &'static str,
+        /// Which dimensions disagree, as a sentence.
+        detail: String,
+    },
+    /// A coordinate lies outside the tensor's shape.
+    CoordinateOutOfBounds {
+        /// The offending logical coordinate.
+        coordinate: Vec<usize>,
+        /// The tensor's logical shape.
+        shape: Vec<usize>,
+    },
+    /// A coordinate or shape has the wrong number of modes.
+    OrderMismatch {
+        /// Number of modes the tensor has.
+        expected: usize,
+        /// Number of modes that were given.
+        found: usize,
+    },
+    /// A size, coordinate or position does not fit a level's index type.
+    IndexOverflow {
+        /// Name of the index type (`"u32"`, ...).
+        index_type: &'static str,
+        /// The value that does not fit.
+        value: usize,
+    },
+    /// Raw level arrays break a structural invariant.
+    InvalidLevel {
+        /// Storage level (0 = outermost); a standalone `from_raw` reports 0.
+        level: usize,
+        /// The broken invariant, as a sentence.
+        detail: String,
+    },
+    /// An array has the wrong length.
+    LengthMismatch {
+        /// Which array.
+        what: &'static str,
+        /// The length it must have.
+        expected: usize,
+        /// The length it has.
+        found: usize,
+    },
+    /// The entries cannot be stored in the requested format.
+    NotRepresentable {
+        /// Why, as a sentence.
+        detail: String,
+    },
+    /// A `Modes<...>` mode order is not a permutation of the tensor's modes.
+    InvalidModeOrder {
+        /// Number of modes of the tensor.
+        order: usize,
+        /// What is wrong with the mode order.
+        detail: String,
+    },
+}
+
+impl Error {
+    /// A kernel's operand shapes disagree. Generated kernels call this.
+    pub fn dimension_mismatch(kernel: &'static str, detail: String) -> Error {
+        Error::DimensionMismatch { kernel, detail }
+    }
+
+    /// Shorthand for [`Error::InvalidLevel`].
+    pub(crate) fn invalid_level(level: usize, detail: String) -> Error {
+        Error::InvalidLevel { level, detail }
+    }
+
+    /// Shorthand for [`Error::IndexOverflow`] for index type `I`.
+    pub(crate) fn overflow<I: crate::Index>(value: usize) -> Error {
+        Error::IndexOverflow {
+            index_type: I::NAME,
+            value,
+        }
+    }
+
+    /// Re-tags an [`Error::InvalidLevel`] with the storage level it came from.
+    ///
+    /// `from_raw` does not know where its level will sit in a tensor, so
+    /// callers that do know rewrite the level number.
+    pub(crate) fn at_level(self, level: usize) -> Error {
+        match self {
+            Error::InvalidLevel { detail, .. } => Error::InvalidLevel { level, detail },
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::DimensionMismatch { kernel, detail } => write!(f, "kernel `{kernel}`: {detail}"),
+            Error::CoordinateOutOfBounds { coordinate, shape } => {
+                write!(
+                    f,
+                    "coordinate {coordinate:?} is out of bounds for shape {shape:?}"
+                )
+            }
+            Error::OrderMismatch { expected, found } => write!(
+                f,
+                "expected {expected} modes (one per level) but a shape or coordinate has {found}"
+            ),
+            Error::IndexOverflow { index_type, value } => {
+                write!(f, "{value} does not fit the level index type {index_type}")
+            }
+            Error::InvalidLevel { level, detail } => {
+                write!(f, "level {level} is invalid: {detail}")
+            }
+            Error::LengthMismatch {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{what} has length {found} but must have length {expected}"
+            ),
+            Error::NotRepresentable { detail } => {
+                write!(f, "the entries cannot be stored in this format: {detail}")
+            }
+            Error::InvalidModeOrder { order, detail } => {
+                write!(
+                    f,
+                    "invalid mode order for a tensor with {order} modes: {detail}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn messages_name_the_numbers() {
+        let e = Error::dimension_mismatch("spmv", "A has 3 columns but x has 4 rows".into());
+        assert_eq!(
+            e.to_string(),
+            "kernel `spmv`: A has 3 columns but x has 4 rows"
+        );
+        let e = Error::CoordinateOutOfBounds {
+            coordinate: vec![1, 5],
+            shape: vec![2, 5],
+        };
+        assert_eq!(
+            e.to_string(),
+            "coordinate [1, 5] is out of bounds for shape [2, 5]"
+        );
+        let e = Error::overflow::<u32>(1 << 33);
+        assert_eq!(
+            e.to_string(),
+            "8589934592 does not fit the level index type u32"
+        );
+        let e = Error::LengthMismatch {
+            what: "vals",
+            expected: 3,
+            found: 2,
+        };
+        assert_eq!(e.to_string(), "vals has length 2 but must have length 3");
+        let e = Error::OrderMismatch {
+            expected: 2,
+            found: 3,
+        };
+        assert!(e.to_string().contains("expected 2 modes"));
+    }
+
+    #[test]
+    fn at_level_rewrites_only_invalid_level() {
+        let e = Error::invalid_level(0, "pos[0] is 1, not 0".into()).at_level(3);
+        assert_eq!(e, Error::invalid_level(3, "pos[0] is 1, not 0".into()));
+        assert_eq!(e.to_string(), "level 3 is invalid: pos[0] is 1, not 0");
+        let other = Error::overflow::<u64>(1).at_level(2);
+        assert_eq!(other, Error::overflow::<u64>(1));
+    }
+}

@@ -1,0 +1,122 @@
+//! The dense level: every coordinate in `0..size` under every parent.
+
+use super::{Level, Properties, Sealed};
+use crate::Error;
+use std::ops::Range;
+
+/// A dense level stores only its size: parent position `p` has children
+/// `p * size .. (p + 1) * size`, the child at `p * size + i` holding coordinate `i`.
+///
+/// Full, ordered, unique; supports locate and insert; iterated by coordinate value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dense {
+    size: usize,
+}
+
+impl Dense {
+    /// A dense level over coordinates `0..size`.
+    #[inline]
+    pub fn new(size: usize) -> Dense {
+        Dense { size }
+    }
+
+    /// Size of the dimension.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Position of coordinate `i` under parent position `parent_pos`.
+    #[inline]
+    pub fn locate(&self, parent_pos: usize, i: usize) -> usize {
+        parent_pos * self.size + i
+    }
+
+    /// `parent_count * size`, or `Err` when the product overflows `usize`.
+    fn checked_count(&self, parent_count: usize) -> Result<usize, Error> {
+        parent_count
+            .checked_mul(self.size)
+            .ok_or_else(|| Error::NotRepresentable {
+                detail: format!(
+                    "a dense level of size {} under {parent_count} parent positions has more than usize::MAX positions",
+                    self.size
+                ),
+            })
+    }
+}
+
+impl Sealed for Dense {}
+
+impl Level for Dense {
+    fn properties() -> Properties {
+        Properties {
+            name: "Dense",
+            full: true,
+            ordered: true,
+            unique: true,
+            branchless: false,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
+        self.checked_count(parent_count)
+    }
+
+    fn child_range(&self, parent_pos: usize) -> Range<usize> {
+        let begin = parent_pos * self.size;
+        begin..begin + self.size
+    }
+
+    fn coord_at(&self, pos: usize) -> usize {
+        pos % self.size
+    }
+
+    fn build(
+        size: usize,
+        parent_count: usize,
+        crds: &[usize],
+        positions: &mut [usize],
+    ) -> Result<(Self, usize), Error> {
+        let level = Dense::new(size);
+        let count = level.checked_count(parent_count)?;
+        for (p, &i) in positions.iter_mut().zip(crds) {
+            *p = level.locate(*p, i);
+        }
+        Ok((level, count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_and_children() {
+        let d = Dense::new(4);
+        assert_eq!(d.size(), 4);
+        assert_eq!(d.locate(2, 3), 11);
+        assert_eq!(d.child_range(2), 8..12);
+        assert_eq!(d.coord_at(11), 3);
+        assert_eq!(d.position_count(3), Ok(12));
+    }
+
+    #[test]
+    fn build_places_entries_at_parent_times_size_plus_i() {
+        let mut positions = vec![0, 1, 1];
+        let (d, count) = Dense::build(5, 2, &[4, 0, 2], &mut positions).unwrap();
+        assert_eq!(d, Dense::new(5));
+        assert_eq!(count, 10);
+        assert_eq!(positions, [4, 5, 7]);
+    }
+
+    #[test]
+    fn position_count_overflow_is_an_error() {
+        let e = Dense::new(usize::MAX).position_count(2).unwrap_err();
+        assert!(matches!(e, Error::NotRepresentable { .. }));
+        assert!(Dense::build(usize::MAX, 3, &[], &mut []).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! Level tuples: a tensor format is a tuple of levels, outermost first.
+
+use crate::level::{Level, Properties, Sealed};
+use crate::Error;
+use std::fmt::Debug;
+
+/// A tuple `(A,)` .. `(A, B, C, D, E, F)` of [`Level`]s: a tensor's storage format.
+///
+/// Sealed. Its methods give the runtime generic access to each level, so that
+/// construction, validation and enumeration are written once for every format.
+pub trait Levels: Debug + Send + Sync + Sized + 'static + Sealed {
+    /// Number of levels, which is the tensor's number of modes.
+    const ORDER: usize;
+
+    /// The properties of each level, outermost first.
+    fn properties() -> Vec<Properties>;
+
+    /// Level `k` (0 = outermost), or `None` if `k >= ORDER`.
+    fn level(&self, k: usize) -> Option<&dyn Level>;
+
+    /// Builds every level top-down from sorted, duplicate-free entries: level `k`
+    /// has size `sizes[k]` and entry `e` has coordinate `columns[k][e]` there;
+    /// `positions` (one per entry, all 0 on input) ends as each entry's
+    /// position in the last level. Returns the levels and the last level's
+    /// position count. Requires `sizes` and `columns` of length `ORDER`.
+    #[doc(hidden)]
+    fn build(
+        sizes: &[usize],
+        columns: &[Vec<usize>],
+        positions: &mut [usize],
+    ) -> Result<(Self, usize), Error>;
+}
+
+/// Implements [`Levels`] for one tuple arity.
+macro_rules! impl_levels {
+    ($order:expr; $($T:ident $k:tt),+) => {
+        impl<$($T: Level),+> Sealed for ($($T,)+) {}
+
+        impl<$($T: Level),+> Levels for ($($T,)+) {
+            const ORDER: usize = $order;
+
+            fn properties() -> Vec<Properties> {
+                vec![$($T::properties()),+]
+            }
+
+            fn level(&self, k: usize) -> Option<&dyn Level> {
+                match k {
+                    $($k => Some(&self.$k),)+
+                    _ => None,
+                }
+            }
+
+            fn build(
+                sizes: &[usize],
+                columns: &[Vec<usize>],
+                positions: &mut [usize],
+            ) -> Result<(Self, usize), Error> {
+                // The root is one position; each level is built under the previous.
+                let mut count = 1;
+                let levels = ($({
+                    let (level, next) = $T::build(sizes[$k], count, &columns[$k], positions)
+                        .map_err(|e| e.at_level($k))?;
+                    count = next;
+                    level
+                },)+);
+                Ok((levels, count))
+            }
+        }
+    };
+}
+
+impl_levels!(1; A 0);
+impl_levels!(2; A 0, B 1);
+impl_levels!(3; A 0, B 1, C 2);
+impl_levels!(4; A 0, B 1, C 2, D 3);
+impl_levels!(5; A 0, B 1, C 2, D 3, E 4);
+impl_levels!(6; A 0, B 1, C 2, D 3, E 4, F 5);
+
+/// The levels of `levels`, outermost first.
+pub(crate) fn each_level<L: Levels>(levels: &L) -> impl Iterator<Item = &dyn Level> {
+    (0..L::ORDER).filter_map(move |k| levels.level(k))
+}
+
+/// Checks the rules that make a level tuple a format at all: a singleton level
+/// needs a parent, a non-unique level's duplicates can only be told apart by a
+/// singleton child, and the last level must be unique (one value per coordinate).
+pub(crate) fn check_structure<L: Levels>() -> Result<(), Error> {
+    let props = L::properties();
+    if props[0].branchless {
+        return Err(Error::invalid_level(
+            0,
+            format!(
+                "a {} level cannot be the first level: it needs a parent level",
+                props[0].name
+            ),
+        ));
+    }
+    for (k, pair) in props.windows(2).enumerate() {
+        if !pair[0].unique && !pair[1].branchless {
+            return Err(Error::invalid_level(
+                k,
+                format!(
+                "a {} level must be followed by a Singleton or SingletonNonUnique level, not {}",
+                pair[0].name, pair[1].name
+            ),
+            ));
+        }
+    }
+    let last = props.len() - 1;
+    if !props[last].unique {
+        return Err(Error::invalid_level(
+            last,
+            format!(
+                "the last level must be unique, but it is {}",
+                props[last].name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{Compressed, CompressedNonUnique, Dense, Singleton, SingletonNonUnique};
+
+    #[test]
+    fn order_and_level_access() {
+        type Bcsr = (Dense, Compressed, Dense, Dense);
+        assert_eq!(<Bcsr as Levels>::ORDER, 4);
+        let names: Vec<_> = Bcsr::properties().iter().map(|p| p.name).collect();
+        assert_eq!(names, ["Dense", "Compressed", "Dense", "Dense"]);
+        let levels: Bcsr = (
+            Dense::new(2),
+            Compressed::from_raw(3, vec![0, 0, 0], vec![]).unwrap(),
+            Dense::new(4),
+            Dense::new(5),
+        );
+        let sizes: Vec<usize> = each_level(&levels).map(|l| l.size()).collect();
+        assert_eq!(sizes, [2, 3, 4, 5]);
+        assert!(levels.level(4).is_none());
+    }
+
+    #[test]
+    fn structure_rules() {
+        assert_eq!(check_structure::<(Dense, Compressed)>(), Ok(()));
+        assert_eq!(
+            check_structure::<(CompressedNonUnique, SingletonNonUnique, Singleton)>(),
+            Ok(())
+        );
+        let first = check_structure::<(Singleton, Dense)>().unwrap_err();
+        assert!(matches!(first, Error::InvalidLevel { level: 0, .. }));
+        let child = check_structure::<(CompressedNonUnique, Dense)>().unwrap_err();
+        assert!(child.to_string().contains("not Dense"));
+        let last = check_structure::<(Dense, CompressedNonUnique)>().unwrap_err();
+        assert!(matches!(last, Error::InvalidLevel { level: 1, .. }));
+    }
+}
