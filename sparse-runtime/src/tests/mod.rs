@@ -1,6 +1,7 @@
 //! Crate-level tests: construction round trips against an oracle, validation
 //! error paths, and append assembly.
 
+mod append;
 mod edge_cases;
 mod oracle;
 mod prng;
