@@ -1,8 +1,111 @@
-//! The sparse tensor algebra compiler behind `sparse_kernel!`.
-use proc_macro2::TokenStream;
+//! The sparse tensor algebra compiler behind `sparse_kernel!`, as an ordinary library.
+//!
+//! ```text
+//! tokens --parse/check--> Kernel (index notation with explicit sums)
+//!        --iteration graph--> loop order
+//!        --merge lattices + lowering--> IR (loops, merges, cases, assembly calls)
+//!        --emission--> Rust tokens calling the runtime's level functions
+//! ```
 
-/// Compiles the body of a `sparse_kernel!` invocation into Rust items.
+pub mod check;
+pub mod diagnostic;
+pub mod emit;
+pub mod format;
+pub mod ir;
+pub mod iteration_graph;
+pub mod lattice;
+pub mod lower;
+pub mod notation;
+pub mod signature;
+
+use diagnostic::Diagnostics;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+
+/// The items of one `sparse_kernel!` invocation.
+struct KernelItems(Vec<syn::ItemFn>);
+
+impl Parse for KernelItems {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut items = Vec::new();
+        while !input.is_empty() {
+            items.push(input.parse()?);
+        }
+        Ok(KernelItems(items))
+    }
+}
+
+/// Compiles the body of a `sparse_kernel!` invocation into Rust items. Never panics: user
+/// errors and internal failures become `compile_error!`s.
 pub fn expand(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    match syn::parse2::<KernelItems>(input) {
+        Ok(items) => items.0.iter().map(compile_fn).collect(),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+/// Everything the compiler knows about one kernel, for tests and tools.
+pub struct Compiled {
+    /// The checked kernel.
+    pub kernel: notation::Kernel,
+    /// Index variables in loop order.
+    pub order: Vec<notation::VarId>,
+    /// The lowered body.
+    pub body: Vec<ir::Stmt>,
+}
+
+/// Runs the pipeline on one function, collecting diagnostics.
+pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
+    let mut diags = Diagnostics::default();
+    let result = (|| {
+        let kernel = check::check(item, &mut diags)?;
+        let order = iteration_graph::loop_order(&kernel, &mut diags)?;
+        match lower::lower(&kernel, &order) {
+            Ok(lowered) => Some(Compiled {
+                kernel,
+                order,
+                body: lowered.body,
+            }),
+            Err(internal) => {
+                diags.error(
+                    item.sig.ident.span(),
+                    format!("internal error in sparse_kernel! (please report it): {internal}"),
+                );
+                None
+            }
+        }
+    })();
+    match (result, diags.into_error()) {
+        (Some(c), None) => Ok(c),
+        (_, Some(e)) => Err(e),
+        (None, None) => Err(syn::Error::new(
+            item.sig.ident.span(),
+            "internal error in sparse_kernel!: a check failed without a diagnostic",
+        )),
+    }
+}
+
+fn compile_fn(item: &syn::ItemFn) -> TokenStream {
+    match compile(item) {
+        Ok(c) => emit::kernel_fn(item, &c.kernel, &c.body),
+        Err(e) => stub(item, e),
+    }
+}
+
+/// On error: the errors plus the function's signature with a stub body, so callers see one
+/// error at the kernel rather than a cascade at every call site.
+fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
+    let errors = error.to_compile_error();
+    let attrs = &item.attrs;
+    let vis = &item.vis;
+    let sig = emit::signature(&item.sig);
+    quote! {
+        #errors
+        #(#attrs)*
+        #[allow(unused_variables)]
+        #vis #sig {
+            ::core::unreachable!("sparse_kernel! reported a compile error for this kernel")
+        }
+    }
 }

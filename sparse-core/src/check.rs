@@ -1,0 +1,738 @@
+//! Checking a kernel: names resolve, arities match formats, the output is the one `&mut`
+//! tensor, operators are supported. The result is a [`Kernel`] with explicit sums.
+
+use crate::diagnostic::Diagnostics;
+use crate::format::{Format, LevelKind};
+use crate::notation::{
+    Access, AssignOp, BinOp, Expr, IndexVar, Kernel, Literal, Output, ScalarParam, TensorParam,
+    VarId,
+};
+use crate::signature::{is_float, is_primitive, Param, ParamKind, Passing};
+use proc_macro2::{Ident, Span};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+
+/// Checks one kernel function; `None` when a diagnostic was recorded.
+pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
+    check_signature_shape(&item.sig, diags);
+    let params = crate::signature::read_params(&item.sig, diags);
+    for param in &params {
+        check_param(param, diags);
+    }
+    let (lhs, op, rhs) = statement(&item.block, diags)?;
+    let mut builder = Builder::new(&params);
+    builder.unreadable = param_names(&item.sig)
+        .filter(|n| params.iter().all(|p| p.name != *n))
+        .collect();
+    let output = builder.output(lhs, op, diags);
+    let rhs = builder.expr(rhs, diags);
+    let (output, rhs) = (output?, rhs?);
+    builder.check_output_use(&output, op, diags);
+    builder.check_value_types(diags);
+    let value_type = builder.value_type();
+    check_literals(&rhs, &value_type, diags);
+    if diags.has_errors() {
+        return None;
+    }
+    let rhs = builder.place_sums(rhs, &output, diags)?;
+    builder.check_divisors(&rhs, diags);
+    if diags.has_errors() {
+        return None;
+    }
+    Some(Kernel {
+        name: item.sig.ident.clone(),
+        tensors: builder.tensors,
+        scalars: builder.scalars,
+        vars: builder.vars,
+        accesses: builder.accesses,
+        output,
+        op,
+        rhs,
+        value_type,
+    })
+}
+
+fn check_signature_shape(sig: &syn::Signature, diags: &mut Diagnostics) {
+    if !sig.generics.params.is_empty() {
+        diags.error_help(
+            sig.generics.span(),
+            "kernels cannot be generic",
+            "name concrete formats and value types in the signature",
+        );
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        diags.error_help(
+            ty.span(),
+            "a kernel declares no return type",
+            "remove it: the generated function returns `Result<(), sparse_runtime::Error>`",
+        );
+    }
+    if let Some(token) = &sig.asyncness {
+        diags.error(token.span, "kernels cannot be `async`");
+    }
+}
+
+/// Format rules the code generator relies on: a non-unique level's children are singletons,
+/// a singleton has a parent, and the last level is unique.
+fn check_param(param: &Param, diags: &mut Diagnostics) {
+    let ParamKind::Tensor(format) = &param.kind else {
+        if param.passing == Passing::Shared {
+            diags.error_help(
+                param.type_span,
+                "scalar inputs are passed by value",
+                format!(
+                    "write `{}: {}`",
+                    param.name,
+                    param.value_type.to_token_stream()
+                ),
+            );
+        }
+        return;
+    };
+    if param.passing == Passing::Value {
+        diags.error_help(
+            param.type_span,
+            format!("tensor `{}` must be passed by reference", param.name),
+            format!(
+                "write `{0}: &{1}` for an input or `{0}: &mut {1}` for the output",
+                param.name, format.written
+            ),
+        );
+    }
+    let levels = &format.levels;
+    if levels[0].kind == LevelKind::Singleton {
+        diags.error(
+            param.type_span,
+            "a `Singleton` level cannot be the first level: it needs a parent level",
+        );
+    }
+    if !levels[levels.len() - 1].unique {
+        diags.error_help(
+            param.type_span,
+            "the last level of a tensor must be unique",
+            "use `Singleton` or `Compressed` as the last level",
+        );
+    }
+    for pair in levels.windows(2) {
+        if !pair[0].unique && pair[1].kind != LevelKind::Singleton {
+            diags.error_help(
+                param.type_span,
+                format!(
+                    "a `{}` level must be followed by a `Singleton` level",
+                    pair[0].type_name
+                ),
+                "store coordinates as in `Coo`: (CompressedNonUnique, Singleton)",
+            );
+        }
+    }
+}
+
+/// The single statement `lhs = rhs` or `lhs += rhs`.
+fn statement<'a>(
+    block: &'a syn::Block,
+    diags: &mut Diagnostics,
+) -> Option<(&'a syn::Expr, AssignOp, &'a syn::Expr)> {
+    let help = "write one statement such as `y(i) = a(i, j) * x(j)`";
+    let [syn::Stmt::Expr(expr, _)] = block.stmts.as_slice() else {
+        diags.error_help(
+            block.span(),
+            "a kernel body is exactly one index notation statement",
+            help,
+        );
+        return None;
+    };
+    match expr {
+        syn::Expr::Assign(a) => Some((&a.left, AssignOp::Assign, &a.right)),
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::AddAssign(_)) => {
+            Some((&b.left, AssignOp::AddAssign, &b.right))
+        }
+        syn::Expr::Binary(b) if is_compound_assign(&b.op) => {
+            diags.error_help(
+                b.op.span(),
+                "only `=` and `+=` assign in index notation",
+                help,
+            );
+            None
+        }
+        other => {
+            diags.error_help(other.span(), "expected an assignment", help);
+            None
+        }
+    }
+}
+
+fn is_compound_assign(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
+/// Float literals need a float value type.
+fn check_literals(expr: &Expr, value_type: &syn::Type, diags: &mut Diagnostics) {
+    match expr {
+        Expr::Literal(Literal {
+            lit: lit @ syn::Lit::Float(_),
+        }) if !is_float(value_type) && is_primitive(value_type) => diags.error_help(
+            lit.span(),
+            format!(
+                "float literal in a kernel over `{}`",
+                value_type.to_token_stream()
+            ),
+            "write an integer literal",
+        ),
+        Expr::Literal(Literal { lit }) if !is_primitive(value_type) => diags.error(
+            lit.span(),
+            "literals need a primitive value type (f32, f64, i32, ...)",
+        ),
+        Expr::Neg(e) | Expr::Sum(_, e) => check_literals(e, value_type, diags),
+        Expr::Binary(_, l, r) => {
+            check_literals(l, value_type, diags);
+            check_literals(r, value_type, diags);
+        }
+        _ => {}
+    }
+}
+
+/// Resolves names against the signature and records accesses and index variables.
+struct Builder<'p> {
+    params: &'p [Param],
+    tensors: Vec<TensorParam>,
+    tensor_params: Vec<&'p Param>,
+    scalars: Vec<ScalarParam>,
+    vars: Vec<IndexVar>,
+    accesses: Vec<Access>,
+    /// Parameters whose type was already reported as unreadable: no second error for them.
+    unreadable: Vec<Ident>,
+}
+
+impl<'p> Builder<'p> {
+    fn new(params: &'p [Param]) -> Self {
+        let mut b = Builder {
+            params,
+            tensors: Vec::new(),
+            tensor_params: Vec::new(),
+            scalars: Vec::new(),
+            vars: Vec::new(),
+            accesses: Vec::new(),
+            unreadable: Vec::new(),
+        };
+        for p in params {
+            match &p.kind {
+                ParamKind::Tensor(format) => {
+                    b.tensors.push(TensorParam {
+                        name: p.name.clone(),
+                        format: format.clone(),
+                    });
+                    b.tensor_params.push(p);
+                }
+                ParamKind::Scalar if p.passing == Passing::Value => b.scalars.push(ScalarParam {
+                    name: p.name.clone(),
+                }),
+                ParamKind::Scalar => {}
+            }
+        }
+        b
+    }
+
+    fn param(&self, name: &Ident) -> Option<&'p Param> {
+        self.params.iter().find(|p| p.name == *name)
+    }
+
+    fn var(&mut self, name: &Ident) -> VarId {
+        if let Some(v) = self.vars.iter().position(|v| v.name == *name) {
+            return v;
+        }
+        self.vars.push(IndexVar { name: name.clone() });
+        self.vars.len() - 1
+    }
+
+    /// The left side: a `&mut` tensor access or a `&mut` scalar.
+    fn output(&mut self, lhs: &syn::Expr, op: AssignOp, diags: &mut Diagnostics) -> Option<Output> {
+        let (name, args) = match lhs {
+            syn::Expr::Call(call) => (path_ident(&call.func), Some(&call.args)),
+            syn::Expr::Path(_) => (path_ident(lhs), None),
+            _ => (None, None),
+        };
+        let Some(name) = name else {
+            diags.error_help(
+                lhs.span(),
+                "the left side must be the output tensor with its indices, or a scalar output",
+                "write `y(i) = ...` or `out = ...`",
+            );
+            return None;
+        };
+        let Some(param) = self.param(&name) else {
+            self.unknown_name(&name, diags);
+            return None;
+        };
+        if param.passing != Passing::Mutable {
+            output_not_mut(param, &name, diags);
+            return None;
+        }
+        match (&param.kind, args) {
+            (ParamKind::Scalar, None) => Some(Output::Scalar(param.name.clone())),
+            (ParamKind::Scalar, Some(_)) => {
+                diags.error_help(
+                    lhs.span(),
+                    format!("scalar output `{name}` takes no indices"),
+                    format!("write `{name} = ...`"),
+                );
+                None
+            }
+            (ParamKind::Tensor(format), _) => {
+                if op == AssignOp::AddAssign && !format.is_all_dense() {
+                    diags.error_help(
+                        lhs.span(),
+                        format!("`+=` into sparse output `{name}`: sparse outputs are re-assembled by each call"),
+                        "use `=` (pass the old value as an input to add it) or a dense output",
+                    );
+                }
+                check_output_format(format, param, diags);
+                let empty = syn::punctuated::Punctuated::new();
+                let access = self.access(&name, args.unwrap_or(&empty), lhs.span(), diags)?;
+                Some(Output::Tensor(access))
+            }
+        }
+    }
+
+    fn unknown_name(&self, name: &Ident, diags: &mut Diagnostics) {
+        if self.unreadable.contains(name) {
+            return;
+        }
+        let tensors: Vec<String> = self
+            .tensor_params
+            .iter()
+            .map(|p| format!("`{}`", p.name))
+            .collect();
+        diags.error_help(
+            name.span(),
+            format!("unknown tensor `{name}`"),
+            if tensors.is_empty() {
+                "declare it as a parameter, e.g. `a: &Csr<f64>`".to_string()
+            } else {
+                format!(
+                    "the kernel's tensors are {}; declare `{name}` as a parameter to use it",
+                    tensors.join(", ")
+                )
+            },
+        );
+    }
+
+    /// `name(i, j, ...)`; records index variables.
+    fn access(
+        &mut self,
+        name: &Ident,
+        args: &syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>,
+        span: Span,
+        diags: &mut Diagnostics,
+    ) -> Option<usize> {
+        let Some(param) = self.param(name) else {
+            self.unknown_name(name, diags);
+            return None;
+        };
+        let ParamKind::Tensor(format) = &param.kind else {
+            diags.error_help(
+                span,
+                format!("`{name}` is a scalar and takes no indices"),
+                format!("write `{name}`"),
+            );
+            return None;
+        };
+        if args.len() != format.order() {
+            diags.error_help(
+                span,
+                format!(
+                    "`{name}` is a {} of order {} but is indexed with {} index variable{}",
+                    format.written,
+                    format.order(),
+                    args.len(),
+                    if args.len() == 1 { "" } else { "s" }
+                ),
+                format!(
+                    "write `{name}({})`",
+                    ["i", "j", "k", "l", "m", "n"]
+                        .iter()
+                        .cycle()
+                        .take(format.order())
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            return None;
+        }
+        let mut vars = Vec::new();
+        for arg in args {
+            let Some(ident) = path_ident(arg) else {
+                diags.error_help(
+                    arg.span(),
+                    "an index must be an index variable",
+                    "write a name such as `i`",
+                );
+                return None;
+            };
+            if self.param(&ident).is_some() {
+                diags.error_help(
+                    ident.span(),
+                    format!("`{ident}` is a parameter, not an index variable"),
+                    "rename the index variable",
+                );
+                return None;
+            }
+            let v = self.var(&ident);
+            if vars.contains(&v) {
+                diags.error_help(
+                    ident.span(),
+                    format!("index variable `{ident}` appears twice in one access"),
+                    "diagonal accesses are not supported; use distinct index variables",
+                );
+                return None;
+            }
+            vars.push(v);
+        }
+        let tensor = self.tensors.iter().position(|t| t.name == *name)?;
+        self.accesses.push(Access { tensor, vars, span });
+        Some(self.accesses.len() - 1)
+    }
+
+    fn expr(&mut self, e: &syn::Expr, diags: &mut Diagnostics) -> Option<Expr> {
+        match e {
+            syn::Expr::Paren(p) => self.expr(&p.expr, diags),
+            syn::Expr::Group(g) => self.expr(&g.expr, diags),
+            syn::Expr::Call(call) => {
+                let Some(name) = path_ident(&call.func) else {
+                    diags.error(call.func.span(), "expected a tensor name");
+                    return None;
+                };
+                self.access(&name, &call.args, e.span(), diags)
+                    .map(Expr::Access)
+            }
+            syn::Expr::Path(_) => self.name_expr(e, diags),
+            syn::Expr::Lit(lit) => match &lit.lit {
+                syn::Lit::Int(_) | syn::Lit::Float(_) => Some(Expr::Literal(Literal {
+                    lit: lit.lit.clone(),
+                })),
+                other => {
+                    diags.error(other.span(), "only numeric literals are supported");
+                    None
+                }
+            },
+            syn::Expr::Unary(u) => match u.op {
+                syn::UnOp::Neg(_) => Some(Expr::Neg(Box::new(self.expr(&u.expr, diags)?))),
+                _ => {
+                    unsupported_operator(u.op.span(), diags);
+                    None
+                }
+            },
+            syn::Expr::Binary(b) => {
+                let op = match b.op {
+                    syn::BinOp::Add(_) => BinOp::Add,
+                    syn::BinOp::Sub(_) => BinOp::Sub,
+                    syn::BinOp::Mul(_) => BinOp::Mul,
+                    syn::BinOp::Div(_) => BinOp::Div,
+                    _ => {
+                        unsupported_operator(b.op.span(), diags);
+                        None?
+                    }
+                };
+                let l = self.expr(&b.left, diags);
+                let r = self.expr(&b.right, diags);
+                Some(Expr::binary(op, l?, r?))
+            }
+            other => {
+                diags.error_help(
+                    other.span(),
+                    "unsupported expression in index notation",
+                    "use tensor accesses `a(i, j)`, scalar parameters, numeric literals, `+ - * /`, unary `-` and parentheses",
+                );
+                None
+            }
+        }
+    }
+
+    /// A bare name on the right: a scalar parameter.
+    fn name_expr(&mut self, e: &syn::Expr, diags: &mut Diagnostics) -> Option<Expr> {
+        let name = path_ident(e)?;
+        let Some(param) = self.param(&name) else {
+            diags.error_help(
+                name.span(),
+                format!("unknown name `{name}`"),
+                "declare it as a scalar parameter, e.g. `alpha: f64`",
+            );
+            return None;
+        };
+        match &param.kind {
+            ParamKind::Tensor(format) => {
+                diags.error_help(
+                    name.span(),
+                    format!(
+                        "`{name}` is a {} of order {} but is indexed with 0 index variables",
+                        format.written,
+                        format.order()
+                    ),
+                    format!("write `{name}(i, ...)` with one index variable per mode"),
+                );
+                None
+            }
+            ParamKind::Scalar if param.passing == Passing::Value => {
+                let id = self.scalars.iter().position(|s| s.name == name)?;
+                Some(Expr::Scalar(id))
+            }
+            ParamKind::Scalar => {
+                diags.error_help(
+                    name.span(),
+                    format!("`{name}` is the scalar output and cannot be read"),
+                    "use `+=` to accumulate into it",
+                );
+                None
+            }
+        }
+    }
+
+    /// The output tensor is written, never read; no other parameter is `&mut`.
+    fn check_output_use(&self, output: &Output, op: AssignOp, diags: &mut Diagnostics) {
+        let out_tensor = match output {
+            Output::Tensor(a) => Some(self.accesses[*a].tensor),
+            Output::Scalar(_) => None,
+        };
+        for (id, access) in self.accesses.iter().enumerate() {
+            if Some(access.tensor) == out_tensor && Some(id) != output_access(output) {
+                diags.error_help(
+                    access.span,
+                    format!(
+                        "output `{}` is read on the right side",
+                        self.tensors[access.tensor].name
+                    ),
+                    if op == AssignOp::AddAssign {
+                        "`+=` already adds to the output; remove it from the right side"
+                    } else {
+                        "write `y(i) += ...` to accumulate into a dense output"
+                    },
+                );
+            }
+        }
+        for p in self.params {
+            let is_output = match output {
+                Output::Tensor(_) => out_tensor.is_some_and(|t| self.tensors[t].name == p.name),
+                Output::Scalar(name) => *name == p.name,
+            };
+            if p.passing == Passing::Mutable && !is_output {
+                diags.error_help(
+                    p.type_span,
+                    format!("`{}` is `&mut` but the statement does not write it", p.name),
+                    "a kernel has one output; pass inputs by `&`",
+                );
+            }
+        }
+    }
+
+    /// Every tensor and the scalar output share one value type.
+    fn check_value_types(&self, diags: &mut Diagnostics) {
+        let Some(first) = self.value_params().next() else {
+            return;
+        };
+        let expected = first.value_type.to_token_stream().to_string();
+        for p in self.value_params().skip(1) {
+            let found = p.value_type.to_token_stream().to_string();
+            if found != expected {
+                diags.error_help(
+                    p.type_span,
+                    format!(
+                        "`{}` holds `{found}` but `{}` holds `{expected}`",
+                        p.name, first.name
+                    ),
+                    "every tensor of a kernel has the same value type",
+                );
+            }
+        }
+    }
+
+    fn value_params(&self) -> impl Iterator<Item = &'p Param> + '_ {
+        self.params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::Tensor(_)) || p.passing == Passing::Mutable)
+    }
+
+    fn value_type(&self) -> syn::Type {
+        self.value_params()
+            .next()
+            .map(|p| p.value_type.clone())
+            .unwrap_or_else(|| syn::parse_quote!(f64))
+    }
+
+    /// Makes reductions explicit: each variable that is not an output variable is summed over
+    /// the smallest subexpression containing all its uses, so `b(i) - A(i,j)*x(j)` sums the
+    /// product only.
+    fn place_sums(&self, rhs: Expr, output: &Output, diags: &mut Diagnostics) -> Option<Expr> {
+        let out_vars: Vec<VarId> = match output {
+            Output::Tensor(a) => self.accesses[*a].vars.clone(),
+            Output::Scalar(_) => Vec::new(),
+        };
+        for &v in &out_vars {
+            if !rhs.uses_var(v, &self.accesses) {
+                let name = &self.vars[v].name;
+                diags.error_help(
+                    name.span(),
+                    format!("output index variable `{name}` does not appear on the right side"),
+                    format!("every output index must be used by some tensor on the right, e.g. `b({name})`"),
+                );
+            }
+        }
+        if diags.has_errors() {
+            return None;
+        }
+        let reductions: Vec<VarId> = (0..self.vars.len())
+            .filter(|v| !out_vars.contains(v))
+            .collect();
+        Some(self.sum_over(rhs, &reductions))
+    }
+
+    fn sum_over(&self, e: Expr, vars: &[VarId]) -> Expr {
+        let used: Vec<VarId> = vars
+            .iter()
+            .copied()
+            .filter(|&v| e.uses_var(v, &self.accesses))
+            .collect();
+        if used.is_empty() {
+            return e;
+        }
+        match e {
+            Expr::Neg(inner) => Expr::Neg(Box::new(self.sum_over(*inner, &used))),
+            Expr::Binary(op, l, r) => {
+                let here: Vec<VarId> = used
+                    .iter()
+                    .copied()
+                    .filter(|&v| l.uses_var(v, &self.accesses) && r.uses_var(v, &self.accesses))
+                    .collect();
+                let down: Vec<VarId> = used.iter().copied().filter(|v| !here.contains(v)).collect();
+                let inner = Expr::binary(op, self.sum_over(*l, &down), self.sum_over(*r, &down));
+                wrap_sum(here, inner)
+            }
+            leaf => Expr::Sum(used, Box::new(leaf)),
+        }
+    }
+
+    /// Division by implicit zeros is not defined, so a divisor must be dense in every level.
+    fn check_divisors(&self, e: &Expr, diags: &mut Diagnostics) {
+        match e {
+            Expr::Binary(op, l, r) => {
+                if *op == BinOp::Div {
+                    let mut ids = Vec::new();
+                    r.accesses(&mut ids);
+                    for a in ids {
+                        let t = &self.tensors[self.accesses[a].tensor];
+                        if !t.format.is_all_dense() {
+                            diags.error_help(
+                                self.accesses[a].span,
+                                format!(
+                                    "divisor `{}` is sparse ({}): dividing by its implicit zeros is undefined",
+                                    t.name, t.format.written
+                                ),
+                                "divide by a dense tensor (every level `Dense`), e.g. `Dense1<f64>`",
+                            );
+                        }
+                    }
+                }
+                self.check_divisors(l, diags);
+                self.check_divisors(r, diags);
+            }
+            Expr::Neg(inner) | Expr::Sum(_, inner) => self.check_divisors(inner, diags),
+            _ => {}
+        }
+    }
+}
+
+fn wrap_sum(vars: Vec<VarId>, e: Expr) -> Expr {
+    if vars.is_empty() {
+        e
+    } else {
+        Expr::Sum(vars, Box::new(e))
+    }
+}
+
+fn output_access(output: &Output) -> Option<usize> {
+    match output {
+        Output::Tensor(a) => Some(*a),
+        Output::Scalar(_) => None,
+    }
+}
+
+fn output_not_mut(param: &Param, name: &Ident, diags: &mut Diagnostics) {
+    let ty = param.value_type.to_token_stream().to_string();
+    let written = match &param.kind {
+        ParamKind::Tensor(f) => f.written.clone(),
+        ParamKind::Scalar => ty,
+    };
+    let message = match param.passing {
+        Passing::Shared => format!("cannot write `{name}`: it is an input (`&{written}`)"),
+        _ => format!("the output `{name}` must be a `&mut` parameter"),
+    };
+    diags.error_help(
+        name.span(),
+        message,
+        format!("declare the output as `{name}: &mut {written}`"),
+    );
+}
+
+/// Output levels the assembler supports: dense levels (insert) on top, then compressed
+/// unique levels (append).
+fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
+    let mut seen_sparse = false;
+    for level in &format.levels {
+        let supported = match level.kind {
+            LevelKind::Dense => !seen_sparse,
+            LevelKind::Compressed => level.unique,
+            LevelKind::Singleton => false,
+        };
+        seen_sparse |= level.kind != LevelKind::Dense;
+        if !supported {
+            diags.error_help(
+                param.type_span,
+                format!(
+                    "output format {} is not supported yet: its `{}` level cannot be assembled",
+                    format.written, level.type_name
+                ),
+                "use an output whose levels are `Dense` levels followed by `Compressed` levels, e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>` or `Dense2<f64>`",
+            );
+            return;
+        }
+    }
+}
+
+fn unsupported_operator(span: Span, diags: &mut Diagnostics) {
+    diags.error_help(
+        span,
+        "unsupported operator in index notation",
+        "the operators are `+`, `-`, `*`, `/` and unary `-`",
+    );
+}
+
+fn param_names(sig: &syn::Signature) -> impl Iterator<Item = Ident> + '_ {
+    sig.inputs.iter().filter_map(|arg| match arg {
+        syn::FnArg::Typed(t) => match &*t.pat {
+            syn::Pat::Ident(p) => Some(p.ident.clone()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+fn path_ident(e: &syn::Expr) -> Option<Ident> {
+    match e {
+        syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            seg.arguments.is_none().then(|| seg.ident.clone())
+        }
+        _ => None,
+    }
+}

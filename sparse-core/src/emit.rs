@@ -1,0 +1,345 @@
+//! Rust emission: the IR becomes a plain monomorphic function that checks shapes on entry, binds
+//! the level structs it uses, and runs the loop nest calling `#[inline]` level functions.
+
+use crate::ir::{block_uses, Assign, Expr, Op, Stmt, ValueConst};
+use crate::notation::Kernel;
+use crate::signature::is_float;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{quote, ToTokens};
+
+/// The whole generated function.
+pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt]) -> TokenStream {
+    let attrs = &item.attrs;
+    let vis = &item.vis;
+    let sig = signature(&item.sig);
+    let checks = shape_checks(kernel);
+    let dims = dim_bindings(kernel, body);
+    let bindings = tensor_bindings(kernel, body);
+    let e = Emitter { kernel };
+    let stmts = e.block(body);
+    // SAFETY (of the block below): every position passed to an `_unchecked` level function or
+    // slice access comes from a level's own `pos_bounds`, from `locate` over coordinates below
+    // the level size, or from a parent position of a validated tensor; the shape checks above
+    // make every dimension bound by one index variable equal, so coordinates read from one
+    // tensor index the others in range; `assembly_parts` is used to append only in coordinate
+    // order and finalize, which keeps the output's invariants.
+    quote! {
+        #(#attrs)*
+        #[allow(unused_unsafe, unused_parens, clippy::all)]
+        #vis #sig {
+            #checks
+            #dims
+            unsafe {
+                #bindings
+                #stmts
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// The user's signature, returning `Result<(), Error>`.
+pub fn signature(sig: &syn::Signature) -> syn::Signature {
+    let mut sig = sig.clone();
+    sig.output = syn::parse_quote!(-> ::core::result::Result<(), ::sparse_runtime::Error>);
+    sig
+}
+
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// Every index variable binds dimensions of equal size: checked once per (tensor, mode) pair.
+fn shape_checks(kernel: &Kernel) -> TokenStream {
+    let fn_name = kernel.name.to_string();
+    let mut checks = TokenStream::new();
+    for (v, var) in kernel.vars.iter().enumerate() {
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        for access in &kernel.accesses {
+            for (mode, _) in access.vars.iter().enumerate().filter(|(_, &u)| u == v) {
+                if !seen.contains(&(access.tensor, mode)) {
+                    seen.push((access.tensor, mode));
+                }
+            }
+        }
+        let Some((&(t0, m0), rest)) = seen.split_first() else {
+            continue;
+        };
+        let first = &kernel.tensors[t0].name;
+        for &(t, m) in rest {
+            let other = &kernel.tensors[t].name;
+            let message = format!(
+                "index variable `{var}` has size {{}} in `{first}` (mode {m0}) but size {{}} in `{other}` (mode {m})",
+                var = var.name
+            );
+            checks.extend(quote! {
+                if #other.shape()[#m] != #first.shape()[#m0] {
+                    return ::core::result::Result::Err(::sparse_runtime::Error::dimension_mismatch(
+                        #fn_name,
+                        ::std::format!(#message, #first.shape()[#m0], #other.shape()[#m]),
+                    ));
+                }
+            });
+        }
+    }
+    checks
+}
+
+/// `let dim_i = a.shape()[0];` for every dimension the body reads.
+fn dim_bindings(kernel: &Kernel, body: &[Stmt]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (v, var) in kernel.vars.iter().enumerate() {
+        let name = format!("dim_{}", var.name);
+        if !block_uses(body, &name) {
+            continue;
+        }
+        let Some((access, mode)) = kernel
+            .accesses
+            .iter()
+            .find_map(|a| a.vars.iter().position(|&u| u == v).map(|m| (a, m)))
+        else {
+            continue;
+        };
+        let tensor = &kernel.tensors[access.tensor].name;
+        let local = local(&name);
+        out.extend(quote! { let #local = #tensor.shape()[#mode]; });
+    }
+    out
+}
+
+/// Binds the level structs and value arrays the body uses; the output through
+/// `assembly_parts`, the only mutable access to a tensor's storage.
+fn tensor_bindings(kernel: &Kernel, body: &[Stmt]) -> TokenStream {
+    let mut out = TokenStream::new();
+    let output_tensor = kernel.output_access().map(|a| kernel.accesses[a].tensor);
+    for (t, tensor) in kernel.tensors.iter().enumerate() {
+        let name = &tensor.name;
+        let levels: Vec<TokenStream> = (0..tensor.format.order())
+            .map(|k| {
+                let l = format!("{name}_l{k}");
+                if block_uses(body, &l) {
+                    local(&l).into_token_stream()
+                } else {
+                    quote!(_)
+                }
+            })
+            .collect();
+        let uses_levels = levels.iter().any(|l| l.to_string() != "_");
+        let vals_name = format!("{name}_vals");
+        let vals = local(&vals_name);
+        let uses_vals = block_uses(body, &vals_name);
+        if Some(t) == output_tensor {
+            if !uses_levels {
+                out.extend(quote! { let (_, #vals) = #name.assembly_parts(); });
+                continue;
+            }
+            let lv = local(&format!("{name}_levels"));
+            out.extend(quote! {
+                let (#lv, #vals) = #name.assembly_parts();
+                let (#(#levels,)*) = #lv;
+            });
+            continue;
+        }
+        if uses_levels {
+            out.extend(quote! { let (#(#levels,)*) = #name.levels(); });
+        }
+        if uses_vals {
+            out.extend(quote! { let #vals = #name.vals(); });
+        }
+    }
+    out
+}
+
+struct Emitter<'k> {
+    kernel: &'k Kernel,
+}
+
+impl Emitter<'_> {
+    fn block(&self, stmts: &[Stmt]) -> TokenStream {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&self, s: &Stmt) -> TokenStream {
+        match s {
+            Stmt::Let(name, mutable, value) => {
+                let name = local(name);
+                let value = self.expr(value, 0);
+                let m = mutable.then(|| quote!(mut));
+                quote! { let #m #name = #value; }
+            }
+            Stmt::LetPair(a, b, mutable, value) => {
+                let a = pattern(a);
+                let b = pattern(b);
+                let m = mutable.then(|| quote!(mut));
+                let value = self.expr(value, 0);
+                quote! { let (#m #a, #b) = #value; }
+            }
+            Stmt::Assign(target, op, value) => {
+                let target = self.lvalue(target);
+                let value = self.expr(value, 0);
+                match op {
+                    Assign::Set => quote! { #target = #value; },
+                    Assign::Add => quote! { #target += #value; },
+                }
+            }
+            Stmt::For(v, lo, hi, body) => {
+                let v = local(v);
+                let (lo, hi) = (self.expr(lo, 0), self.expr(hi, 0));
+                let body = self.block(body);
+                quote! { for #v in #lo..#hi { #body } }
+            }
+            Stmt::While(cond, body) => {
+                let cond = self.expr(cond, 0);
+                let body = self.block(body);
+                quote! { while #cond { #body } }
+            }
+            Stmt::If(cond, then, otherwise) => {
+                let cond = self.expr(cond, 0);
+                let then = self.block(then);
+                if otherwise.is_empty() {
+                    quote! { if #cond { #then } }
+                } else if let [nested @ Stmt::If(..)] = otherwise.as_slice() {
+                    let nested = self.stmt(nested);
+                    quote! { if #cond { #then } else #nested }
+                } else {
+                    let otherwise = self.block(otherwise);
+                    quote! { if #cond { #then } else { #otherwise } }
+                }
+            }
+            Stmt::Expr(e) => {
+                let e = self.expr(e, 0);
+                quote! { #e; }
+            }
+        }
+    }
+
+    fn lvalue(&self, e: &Expr) -> TokenStream {
+        match e {
+            Expr::Index(base, i) => {
+                let base = self.expr(base, PREC_ATOM);
+                let i = self.expr(i, 0);
+                quote! { *#base.get_unchecked_mut(#i) }
+            }
+            other => self.expr(other, 0),
+        }
+    }
+
+    /// Emits `e`, parenthesized when its precedence is below `min`.
+    fn expr(&self, e: &Expr, min: u8) -> TokenStream {
+        let (tokens, prec) = self.expr_prec(e);
+        if prec < min {
+            quote! { (#tokens) }
+        } else {
+            tokens
+        }
+    }
+
+    fn expr_prec(&self, e: &Expr) -> (TokenStream, u8) {
+        match e {
+            Expr::Var(v) if v == "true" => (quote!(true), PREC_ATOM),
+            Expr::Var(v) => (local(v).into_token_stream(), PREC_ATOM),
+            Expr::Param(p) => (p.into_token_stream(), PREC_ATOM),
+            Expr::Usize(n) => (Literal::usize_unsuffixed(*n).into_token_stream(), PREC_ATOM),
+            Expr::Value(ValueConst::Zero) => {
+                let v = &self.kernel.value_type;
+                (
+                    quote! { <#v as ::sparse_runtime::__private::num_traits::Zero>::zero() },
+                    PREC_ATOM,
+                )
+            }
+            Expr::Value(ValueConst::Literal(lit)) => (self.literal(lit), PREC_ATOM),
+            Expr::Binary(op, a, b) => {
+                let p = prec(*op);
+                let a = self.expr(a, p);
+                let b = self.expr(b, p + 1);
+                let op = op_tokens(*op);
+                (quote! { #a #op #b }, p)
+            }
+            Expr::Neg(a) => {
+                let a = self.expr(a, PREC_UNARY);
+                (quote! { -#a }, PREC_UNARY)
+            }
+            Expr::Call(recv, method, args) => {
+                let recv = self.expr(recv, PREC_ATOM);
+                let method = Ident::new(method, Span::call_site());
+                let args = args.iter().map(|a| self.expr(a, 0));
+                (quote! { #recv.#method(#(#args),*) }, PREC_ATOM)
+            }
+            Expr::Index(base, i) => {
+                let base = self.expr(base, PREC_ATOM);
+                let i = self.expr(i, 0);
+                (quote! { *#base.get_unchecked(#i) }, PREC_UNARY)
+            }
+            Expr::Min(a, b) => {
+                let (a, b) = (self.expr(a, 0), self.expr(b, 0));
+                (quote! { ::core::cmp::min(#a, #b) }, PREC_ATOM)
+            }
+            Expr::Deref(a) => {
+                let a = self.expr(a, PREC_UNARY);
+                (quote! { *#a }, PREC_UNARY)
+            }
+            Expr::Try(a) => {
+                let a = self.expr(a, PREC_ATOM);
+                (quote! { #a? }, PREC_ATOM)
+            }
+        }
+    }
+
+    /// A literal typed as the kernel's value type (`2` in an `f64` kernel is `2f64`).
+    fn literal(&self, lit: &syn::Lit) -> TokenStream {
+        let ty = self.kernel.value_type.to_token_stream().to_string();
+        let (digits, suffix) = match lit {
+            syn::Lit::Int(i) => (i.base10_digits().to_string(), i.suffix().to_string()),
+            syn::Lit::Float(f) => (f.base10_digits().to_string(), f.suffix().to_string()),
+            other => return other.into_token_stream(),
+        };
+        if !suffix.is_empty() {
+            return lit.into_token_stream();
+        }
+        let text = if is_float(&self.kernel.value_type) && !digits.contains(['.', 'e', 'E']) {
+            format!("{digits}.0_{ty}")
+        } else {
+            format!("{digits}_{ty}")
+        };
+        match text.parse::<Literal>() {
+            Ok(mut l) => {
+                l.set_span(lit.span());
+                l.into_token_stream()
+            }
+            Err(_) => lit.into_token_stream(),
+        }
+    }
+}
+
+fn pattern(name: &str) -> TokenStream {
+    if name == "_" {
+        quote!(_)
+    } else {
+        local(name).into_token_stream()
+    }
+}
+
+const PREC_ATOM: u8 = 10;
+const PREC_UNARY: u8 = 9;
+
+fn prec(op: Op) -> u8 {
+    match op {
+        Op::Mul | Op::Div => 6,
+        Op::Add | Op::Sub => 5,
+        Op::Lt | Op::Eq | Op::Gt => 3,
+        Op::And => 2,
+    }
+}
+
+fn op_tokens(op: Op) -> TokenStream {
+    match op {
+        Op::Add => quote!(+),
+        Op::Sub => quote!(-),
+        Op::Mul => quote!(*),
+        Op::Div => quote!(/),
+        Op::Lt => quote!(<),
+        Op::Eq => quote!(==),
+        Op::Gt => quote!(>),
+        Op::And => quote!(&&),
+    }
+}

@@ -1,0 +1,173 @@
+//! The iteration graph (taco, section 4): index variables ordered so that every tensor is
+//! traversed from its first stored level to its last. Only levels without `locate` constrain the
+//! order; dense levels add soft edges that are kept when they do not close a cycle, so dense
+//! operands are walked in storage order too (row-major for `Dense2`).
+
+use crate::diagnostic::Diagnostics;
+use crate::notation::{AccessId, Expr, Kernel, Output, VarId};
+use crate::signature::suggest_format;
+
+/// An edge `from -> to`: `from` must be iterated outside `to`.
+type Edge = (VarId, VarId);
+
+/// Directed edges between index variables.
+#[derive(Clone, Default)]
+struct Graph {
+    vars: usize,
+    edges: Vec<(VarId, VarId)>,
+}
+
+impl Graph {
+    fn new(vars: usize) -> Self {
+        Graph {
+            vars,
+            edges: Vec::new(),
+        }
+    }
+
+    /// Kahn's algorithm; ties go to the variable that appeared first. `None` on a cycle.
+    fn topological_order(&self) -> Option<Vec<VarId>> {
+        let mut indegree = vec![0usize; self.vars];
+        for &(_, to) in &self.edges {
+            indegree[to] += 1;
+        }
+        let mut order = Vec::with_capacity(self.vars);
+        let mut placed = vec![false; self.vars];
+        while order.len() < self.vars {
+            let next = (0..self.vars).find(|&v| !placed[v] && indegree[v] == 0)?;
+            placed[next] = true;
+            order.push(next);
+            for &(from, to) in &self.edges {
+                if from == next {
+                    indegree[to] -= 1;
+                }
+            }
+        }
+        Some(order)
+    }
+
+    fn is_acyclic(&self) -> bool {
+        self.topological_order().is_some()
+    }
+
+    /// Adds `edges` if the graph stays acyclic; reports whether it did.
+    fn try_add(&mut self, edges: &[(VarId, VarId)]) -> bool {
+        let before = self.edges.len();
+        self.edges.extend_from_slice(edges);
+        if self.is_acyclic() {
+            true
+        } else {
+            self.edges.truncate(before);
+            false
+        }
+    }
+}
+
+/// Edges of one access's path: `hard` from levels that must be iterated in order (no locate),
+/// `soft` from levels that could be located in any order.
+fn path_edges(kernel: &Kernel, access: AccessId) -> (Vec<Edge>, Vec<Edge>) {
+    let format = kernel.format_of(access);
+    let a = &kernel.accesses[access];
+    let (mut hard, mut soft) = (Vec::new(), Vec::new());
+    for (k, level) in format.levels.iter().enumerate() {
+        let to = a.level_var(format, k);
+        for parent in 0..k {
+            let edge = (a.level_var(format, parent), to);
+            if level.has_locate() {
+                soft.push(edge);
+            } else {
+                hard.push(edge);
+            }
+        }
+    }
+    (hard, soft)
+}
+
+/// Reduction variables summed at the root of the right side: only these may be iterated
+/// outside an output variable (the output then accumulates across their iterations).
+pub fn root_sum_vars(kernel: &Kernel) -> Vec<VarId> {
+    match &kernel.rhs {
+        Expr::Sum(vars, _) => vars.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Computes the loop order, or reports the access that no order can traverse.
+pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>> {
+    let mut graph = Graph::new(kernel.vars.len());
+    graph.edges.extend(output_edges(kernel));
+    let output = kernel.output_access();
+    let accesses = output
+        .into_iter()
+        .chain((0..kernel.accesses.len()).filter(|a| Some(*a) != output));
+    let mut soft = Vec::new();
+    for access in accesses {
+        let (hard, s) = path_edges(kernel, access);
+        if !graph.try_add(&hard) {
+            report_cycle(kernel, &graph, access, diags);
+            return None;
+        }
+        soft.extend(s);
+    }
+    for edge in soft {
+        graph.try_add(&[edge]);
+    }
+    graph.topological_order()
+}
+
+/// Output variables come before reductions except the root sums of a dense or scalar output:
+/// a sparse output is appended in order and cannot accumulate, and an inner sum's temporary
+/// must be complete before it is combined.
+fn output_edges(kernel: &Kernel) -> Vec<(VarId, VarId)> {
+    let out_vars = kernel.output_vars();
+    let dense_output = match kernel.output {
+        Output::Scalar(_) => true,
+        Output::Tensor(a) => kernel.format_of(a).is_all_dense(),
+    };
+    let free = if dense_output {
+        root_sum_vars(kernel)
+    } else {
+        Vec::new()
+    };
+    let mut edges = Vec::new();
+    for r in (0..kernel.vars.len()).filter(|v| !out_vars.contains(v) && !free.contains(v)) {
+        for &o in out_vars {
+            edges.push((o, r));
+        }
+    }
+    edges
+}
+
+fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Diagnostics) {
+    let a = &kernel.accesses[access];
+    let tensor = &kernel.tensors[a.tensor];
+    let format = &tensor.format;
+    let order = graph
+        .topological_order()
+        .expect("the graph before this access is acyclic");
+    let stored: Vec<String> = (0..format.order())
+        .map(|k| format!("`{}`", kernel.vars[a.level_var(format, k)].name))
+        .collect();
+    let mut modes: Vec<usize> = (0..format.order()).collect();
+    modes.sort_by_key(|&m| order.iter().position(|&v| v == a.vars[m]));
+    let wanted: Vec<String> = modes
+        .iter()
+        .map(|&m| format!("`{}`", kernel.vars[a.vars[m]].name))
+        .collect();
+    diags.error_help(
+        a.span,
+        format!(
+            "no loop order traverses `{}` ({}) in its storage order: it stores {} in that order, but the rest of the statement needs {}",
+            tensor.name,
+            format.written,
+            stored.join(", "),
+            wanted.join(", ")
+        ),
+        format!(
+            "store `{}` as {}, which keeps its levels in the order {}",
+            tensor.name,
+            suggest_format(format, &kernel.value_type, &modes),
+            wanted.join(", ")
+        ),
+    );
+}

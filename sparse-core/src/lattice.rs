@@ -1,0 +1,238 @@
+//! Merge lattices (taco, section 5; Chou 2018, section 4.2). A lattice for index variable `v`
+//! lists the lattice points that one loop over `v` may pass through: each point is the set of
+//! level iterators still being merged and the subexpression that is nonzero there.
+
+use crate::notation::{AccessId, BinOp, Expr};
+
+/// An iterator over the coordinates of index variable `v`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Iter {
+    /// Level `level` of access `access`.
+    Level {
+        /// The access (tensor occurrence).
+        access: AccessId,
+        /// Its storage level that stores `v`.
+        level: usize,
+    },
+    /// Every coordinate of `v`'s dimension: needed where a subexpression is nonzero even when
+    /// no tensor stores the coordinate (a scalar added to a sparse operand).
+    Universe,
+}
+
+/// What the lattice builder needs to know about the levels of the current loop.
+pub trait LevelInfo {
+    /// The level of `access` that iterates the current index variable, if any.
+    fn level_of(&self, access: AccessId) -> Option<usize>;
+    /// Whether the iterator's level is full (stores every coordinate).
+    fn is_full(&self, it: Iter) -> bool;
+    /// Whether the iterator's level supports `locate`.
+    fn has_locate(&self, it: Iter) -> bool;
+}
+
+/// One lattice point: the iterators merged in its loop and the expression computed there.
+#[derive(Clone, Debug)]
+pub struct LatticePoint {
+    /// Sorted, without duplicates.
+    pub iters: Vec<Iter>,
+    /// The subexpression of the operands whose iterators are in `iters`.
+    pub expr: Expr,
+}
+
+impl LatticePoint {
+    fn new(mut iters: Vec<Iter>, expr: Expr) -> Self {
+        iters.sort_unstable();
+        iters.dedup();
+        LatticePoint { iters, expr }
+    }
+
+    /// Whether every iterator of `other` is in `self` (`other` is dominated by `self`).
+    pub fn dominates(&self, other: &LatticePoint) -> bool {
+        other.iters.iter().all(|i| self.iters.contains(i))
+    }
+}
+
+/// A merge lattice: points ordered so that each comes before the points it dominates.
+#[derive(Clone, Debug)]
+pub struct MergeLattice {
+    /// The points, top first.
+    pub points: Vec<LatticePoint>,
+}
+
+impl MergeLattice {
+    /// Builds the optimized lattice of `expr` for the current index variable.
+    pub fn build(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
+        let mut lattice = construct(expr, info);
+        lattice.cover_constants();
+        lattice.prune_missing_full(info);
+        lattice
+    }
+
+    /// Points that must be merged below `top` (its sub-lattice, itself included).
+    pub fn sub_points<'a>(
+        &'a self,
+        top: &'a LatticePoint,
+    ) -> impl Iterator<Item = &'a LatticePoint> {
+        self.points.iter().filter(move |p| top.dominates(p))
+    }
+
+    /// Whether the loops over this lattice walk the whole dimension: some point is driven by
+    /// a full iterator (then every loop is, see [`drivers`]).
+    pub fn is_full(&self, info: &impl LevelInfo) -> bool {
+        self.points.iter().any(|p| {
+            let (sparse, dense) = drivers(p, info);
+            dense || sparse.is_empty()
+        })
+    }
+
+    /// A point without iterators computes something nonzero everywhere (a constant with
+    /// respect to `v`), so every point must also walk the whole dimension.
+    fn cover_constants(&mut self) {
+        if self.points.iter().any(|p| p.iters.is_empty()) {
+            for p in &mut self.points {
+                p.iters.push(Iter::Universe);
+                p.iters.sort_unstable();
+            }
+            self.dedup();
+        }
+    }
+
+    /// Chou 2018, 4.2: once a co-iterated full level is exhausted every coordinate has been
+    /// visited, so points lacking one of the top point's co-iterated full iterators are never
+    /// reached. (A full level that is only located, as in `b * D`, covers nothing.)
+    fn prune_missing_full(&mut self, info: &impl LevelInfo) {
+        let Some(top) = self.points.first() else {
+            return;
+        };
+        let mut driving = coiterated(&top.expr, info);
+        if top.iters.contains(&Iter::Universe) {
+            driving.push(Iter::Universe);
+        }
+        let full: Vec<Iter> = driving.into_iter().filter(|&i| info.is_full(i)).collect();
+        self.points
+            .retain(|p| full.iter().all(|f| p.iters.contains(f)));
+    }
+
+    /// Keeps the first point of each iterator set (the one computing the most operands) and
+    /// orders points by decreasing size so each precedes those it dominates.
+    fn dedup(&mut self) {
+        let mut kept: Vec<LatticePoint> = Vec::new();
+        for p in self.points.drain(..) {
+            if !kept.iter().any(|k| k.iters == p.iters) {
+                kept.push(p);
+            }
+        }
+        kept.sort_by_key(|p| std::cmp::Reverse(p.iters.len()));
+        self.points = kept;
+    }
+}
+
+fn construct(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
+    let single = |iters: Vec<Iter>| MergeLattice {
+        points: vec![LatticePoint::new(iters, expr.clone())],
+    };
+    match expr {
+        Expr::Access(a) => single(
+            info.level_of(*a)
+                .map(|level| Iter::Level { access: *a, level })
+                .into_iter()
+                .collect(),
+        ),
+        Expr::Scalar(_) | Expr::Literal(_) => single(Vec::new()),
+        Expr::Neg(e) => map(construct(e, info), |e| Expr::Neg(Box::new(e))),
+        Expr::Sum(vars, e) => map(construct(e, info), |e| Expr::Sum(vars.clone(), Box::new(e))),
+        Expr::Binary(op, l, r) => {
+            let (l, r) = (construct(l, info), construct(r, info));
+            match op {
+                BinOp::Mul | BinOp::Div => conjunction(*op, &l, &r),
+                BinOp::Add | BinOp::Sub => disjunction(*op, l, r),
+            }
+        }
+    }
+}
+
+fn map(mut lattice: MergeLattice, f: impl Fn(Expr) -> Expr) -> MergeLattice {
+    for p in &mut lattice.points {
+        p.expr = f(p.expr.clone());
+    }
+    lattice
+}
+
+/// `l ∧ r`: every pair of points, iterators united, expressions combined.
+fn conjunction(op: BinOp, l: &MergeLattice, r: &MergeLattice) -> MergeLattice {
+    let mut points = Vec::new();
+    for a in &l.points {
+        for b in &r.points {
+            let iters = a.iters.iter().chain(&b.iters).copied().collect();
+            points.push(LatticePoint::new(
+                iters,
+                Expr::binary(op, a.expr.clone(), b.expr.clone()),
+            ));
+        }
+    }
+    let mut lattice = MergeLattice { points };
+    lattice.dedup();
+    lattice
+}
+
+/// `l ∨ r = (l ∧ r) ∪ l ∪ r`; where only the right operand of a subtraction is present the
+/// point computes its negation.
+fn disjunction(op: BinOp, l: MergeLattice, r: MergeLattice) -> MergeLattice {
+    let mut lattice = conjunction(op, &l, &r);
+    lattice.points.extend(l.points);
+    let right = if op == BinOp::Sub {
+        map(r, |e| Expr::Neg(Box::new(e)))
+    } else {
+        r
+    };
+    lattice.points.extend(right.points);
+    lattice.dedup();
+    lattice
+}
+
+/// The iterators a point must co-iterate (Chou 2018, 4.4): a union co-iterates both sides; an
+/// intersection co-iterates one side and locates what it can of the other.
+pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
+    let mut out = match expr {
+        Expr::Access(a) => info
+            .level_of(*a)
+            .map(|level| vec![Iter::Level { access: *a, level }])
+            .unwrap_or_default(),
+        Expr::Scalar(_) | Expr::Literal(_) => Vec::new(),
+        Expr::Neg(e) | Expr::Sum(_, e) => coiterated(e, info),
+        Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => {
+            let mut c = coiterated(l, info);
+            c.extend(coiterated(r, info));
+            c
+        }
+        Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => {
+            let (cl, cr) = (coiterated(l, info), coiterated(r, info));
+            let sparse = |c: &[Iter]| -> Vec<Iter> {
+                c.iter().copied().filter(|&i| !info.has_locate(i)).collect()
+            };
+            if !sparse(&cl).is_empty() {
+                [cl, sparse(&cr)].concat()
+            } else if !sparse(&cr).is_empty() || cl.is_empty() {
+                cr
+            } else {
+                cl
+            }
+        }
+    };
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The iterators that drive a point's loop: its co-iterated sparse iterators, and whether a
+/// full iterator (value iteration over the dimension) drives it too.
+pub fn drivers(point: &LatticePoint, info: &impl LevelInfo) -> (Vec<(AccessId, usize)>, bool) {
+    let mut sparse = Vec::new();
+    let mut dense = point.iters.contains(&Iter::Universe);
+    for it in coiterated(&point.expr, info) {
+        match it {
+            Iter::Level { access, level } if !info.has_locate(it) => sparse.push((access, level)),
+            _ => dense = true,
+        }
+    }
+    (sparse, dense)
+}

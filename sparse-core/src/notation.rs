@@ -1,0 +1,184 @@
+//! Tensor index notation after checking (taco, section 3): tensors bound to formats, index
+//! variables, and an expression tree in which every reduction is an explicit `Sum`.
+
+use crate::format::Format;
+use proc_macro2::{Ident, Span};
+
+/// Index of a tensor parameter in [`Kernel::tensors`].
+pub type TensorId = usize;
+/// Index of an index variable in [`Kernel::vars`].
+pub type VarId = usize;
+/// Index of a scalar parameter in [`Kernel::scalars`].
+pub type ScalarId = usize;
+/// Index of one access expression (one occurrence of a tensor) in [`Kernel::accesses`].
+pub type AccessId = usize;
+
+/// A tensor parameter of the kernel.
+#[derive(Clone, Debug)]
+pub struct TensorParam {
+    /// The parameter name, with the span the user wrote.
+    pub name: Ident,
+    /// Storage format resolved from the parameter type.
+    pub format: Format,
+}
+
+/// A plain scalar parameter (`alpha: f64`).
+#[derive(Clone, Debug)]
+pub struct ScalarParam {
+    /// The parameter name, with the span the user wrote.
+    pub name: Ident,
+}
+
+/// An index variable.
+#[derive(Clone, Debug)]
+pub struct IndexVar {
+    /// The variable as first written.
+    pub name: Ident,
+}
+
+/// One occurrence of a tensor in the statement, `a(i, j)`.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// The tensor accessed.
+    pub tensor: TensorId,
+    /// Index variable of each logical mode.
+    pub vars: Vec<VarId>,
+    /// Span of the whole access, for diagnostics.
+    pub span: Span,
+}
+
+impl Access {
+    /// The index variable of storage level `level` (logical mode `mode_order[level]`).
+    pub fn level_var(&self, format: &Format, level: usize) -> VarId {
+        self.vars[format.mode_order[level]]
+    }
+}
+
+/// Binary operators of the notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`, a union (disjunctive) merge.
+    Add,
+    /// `-`, a union merge whose right-only points negate.
+    Sub,
+    /// `*`, an intersection (conjunctive) merge.
+    Mul,
+    /// `/`, an intersection merge; the divisor must be dense (see `check`).
+    Div,
+}
+
+/// A numeric literal as written by the user.
+#[derive(Clone, Debug)]
+pub struct Literal {
+    /// The literal token.
+    pub lit: syn::Lit,
+}
+
+/// An expression of index notation.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// A tensor access, by its id in [`Kernel::accesses`].
+    Access(AccessId),
+    /// A scalar parameter.
+    Scalar(ScalarId),
+    /// A numeric literal.
+    Literal(Literal),
+    /// Unary negation.
+    Neg(Box<Expr>),
+    /// A binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Summation over the listed variables (Einstein convention made explicit: each reduction
+    /// variable is summed over the smallest subexpression that holds all its uses).
+    Sum(Vec<VarId>, Box<Expr>),
+}
+
+impl Expr {
+    /// Builds `l op r`.
+    pub fn binary(op: BinOp, l: Expr, r: Expr) -> Expr {
+        Expr::Binary(op, Box::new(l), Box::new(r))
+    }
+
+    /// Every access id in the expression, left to right.
+    pub fn accesses(&self, out: &mut Vec<AccessId>) {
+        match self {
+            Expr::Access(a) => out.push(*a),
+            Expr::Scalar(_) | Expr::Literal(_) => {}
+            Expr::Neg(e) | Expr::Sum(_, e) => e.accesses(out),
+            Expr::Binary(_, l, r) => {
+                l.accesses(out);
+                r.accesses(out);
+            }
+        }
+    }
+
+    /// Whether the expression mentions index variable `v` (through an access).
+    pub fn uses_var(&self, v: VarId, accesses: &[Access]) -> bool {
+        let mut ids = Vec::new();
+        self.accesses(&mut ids);
+        ids.iter().any(|&a| accesses[a].vars.contains(&v))
+    }
+}
+
+/// How the result is combined with the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    /// `=`: the output is overwritten (a sparse output is re-assembled).
+    Assign,
+    /// `+=`: the result is added to a dense output.
+    AddAssign,
+}
+
+/// The left side of the statement.
+#[derive(Clone, Debug)]
+pub enum Output {
+    /// A tensor output, accessed by `access` (its id in [`Kernel::accesses`]).
+    Tensor(AccessId),
+    /// A scalar output `out: &mut V`.
+    Scalar(Ident),
+}
+
+/// A checked kernel: the statement `output op rhs` with every name resolved.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The function name.
+    pub name: Ident,
+    /// Tensor parameters (inputs and the output).
+    pub tensors: Vec<TensorParam>,
+    /// Scalar parameters usable in the expression.
+    pub scalars: Vec<ScalarParam>,
+    /// Index variables in order of first appearance (output first).
+    pub vars: Vec<IndexVar>,
+    /// Every access, the output's (if any) first.
+    pub accesses: Vec<Access>,
+    /// The left side.
+    pub output: Output,
+    /// `=` or `+=`.
+    pub op: AssignOp,
+    /// The right side, with explicit sums.
+    pub rhs: Expr,
+    /// The value type as written (`f64`), shared by every tensor.
+    pub value_type: syn::Type,
+}
+
+impl Kernel {
+    /// Index variables of the output, in logical mode order (empty for a scalar output).
+    pub fn output_vars(&self) -> &[VarId] {
+        match &self.output {
+            Output::Tensor(a) => &self.accesses[*a].vars,
+            Output::Scalar(_) => &[],
+        }
+    }
+
+    /// The output access, if the output is a tensor.
+    pub fn output_access(&self) -> Option<AccessId> {
+        match self.output {
+            Output::Tensor(a) => Some(a),
+            Output::Scalar(_) => None,
+        }
+    }
+
+    /// Format of the tensor behind an access.
+    pub fn format_of(&self, access: AccessId) -> &Format {
+        &self.tensors[self.accesses[access].tensor].format
+    }
+}

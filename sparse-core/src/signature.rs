@@ -1,0 +1,306 @@
+//! Reading a kernel's signature: which parameters are tensors (and in which format), which are
+//! scalars. A proc macro sees tokens, not types, so formats are read from the type names.
+
+use crate::diagnostic::Diagnostics;
+use crate::format::{Alias, Format, LevelFormat, ALIASES, LEVEL_TYPE_NAMES};
+use proc_macro2::{Ident, Span};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{FnArg, GenericArgument, Pat, PathArguments, Type};
+
+/// How a parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passing {
+    /// `T`
+    Value,
+    /// `&T`
+    Shared,
+    /// `&mut T`
+    Mutable,
+}
+
+/// What a parameter is.
+#[derive(Clone, Debug)]
+pub enum ParamKind {
+    /// A tensor of a known format.
+    Tensor(Format),
+    /// A primitive scalar.
+    Scalar,
+}
+
+/// One parameter of the kernel signature.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The name, with the user's span.
+    pub name: Ident,
+    /// Tensor or scalar.
+    pub kind: ParamKind,
+    /// How it is passed.
+    pub passing: Passing,
+    /// The value type (`f64` in `&Csr<f64>`, or the scalar's own type).
+    pub value_type: Type,
+    /// Span of the whole type, for diagnostics.
+    pub type_span: Span,
+}
+
+/// Scalar types a kernel computes with.
+pub const PRIMITIVES: &[&str] = &[
+    "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128",
+    "usize",
+];
+
+/// Whether `ty` is a primitive float type.
+pub fn is_float(ty: &Type) -> bool {
+    matches!(type_name(ty).as_deref(), Some("f32" | "f64"))
+}
+
+/// Whether `ty` is one of [`PRIMITIVES`].
+pub fn is_primitive(ty: &Type) -> bool {
+    type_name(ty).is_some_and(|n| PRIMITIVES.contains(&n.as_str()))
+}
+
+fn type_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            Some(p.path.segments[0].ident.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Reads every parameter; unreadable ones are reported and skipped.
+pub fn read_params(sig: &syn::Signature, diags: &mut Diagnostics) -> Vec<Param> {
+    sig.inputs
+        .iter()
+        .filter_map(|arg| read_param(arg, diags))
+        .collect()
+}
+
+fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
+    let FnArg::Typed(pat_type) = arg else {
+        diags.error(
+            arg.span(),
+            "a kernel is a free function; it takes no `self`",
+        );
+        return None;
+    };
+    let Pat::Ident(pat) = &*pat_type.pat else {
+        diags.error_help(
+            pat_type.pat.span(),
+            "kernel parameters must be plain names",
+            "write `name: Type`",
+        );
+        return None;
+    };
+    let (passing, inner) = match &*pat_type.ty {
+        Type::Reference(r) if r.mutability.is_some() => (Passing::Mutable, &*r.elem),
+        Type::Reference(r) => (Passing::Shared, &*r.elem),
+        other => (Passing::Value, other),
+    };
+    let type_span = pat_type.ty.span();
+    let (kind, value_type) = read_type(inner, diags)?;
+    Some(Param {
+        name: pat.ident.clone(),
+        kind,
+        passing,
+        value_type,
+        type_span,
+    })
+}
+
+/// Resolves a parameter type (behind any reference) to a format or a scalar.
+fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
+    if is_primitive(ty) {
+        return Some((ParamKind::Scalar, ty.clone()));
+    }
+    let Type::Path(path) = ty else {
+        unknown_type(ty, diags);
+        return None;
+    };
+    let segment = path.path.segments.last()?;
+    let name = segment.ident.to_string();
+    let args = generic_types(&segment.arguments);
+    let written = ty.to_token_stream().to_string().replace(' ', "");
+    if name == "Tensor" {
+        return read_tensor_spelling(ty, &args, written, diags);
+    }
+    let Some(alias) = ALIASES.iter().find(|a| a.name == name) else {
+        unknown_type(ty, diags);
+        return None;
+    };
+    let Some(GenericArgument::Type(value)) = args.first() else {
+        diags.error_help(
+            ty.span(),
+            format!("`{name}` needs its value type"),
+            format!("write `{name}<f64>`"),
+        );
+        return None;
+    };
+    Some((ParamKind::Tensor(alias.format(written)), value.clone()))
+}
+
+fn generic_types(args: &PathArguments) -> Vec<GenericArgument> {
+    match args {
+        PathArguments::AngleBracketed(a) => a.args.iter().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
+    let known: Vec<&str> = ALIASES.iter().map(|a| a.name).collect();
+    diags.error_help(
+        ty.span(),
+        format!(
+            "unknown tensor type `{}`",
+            ty.to_token_stream().to_string().replace(' ', "")
+        ),
+        format!(
+            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, or a primitive scalar type",
+            known.join(", "),
+            LEVEL_TYPE_NAMES.join(", ")
+        ),
+    );
+}
+
+/// `Tensor<V, (L0, L1, ...)>` or `Tensor<V, (L0, ...), Modes<m0, m1, ...>>`.
+fn read_tensor_spelling(
+    ty: &Type,
+    args: &[GenericArgument],
+    written: String,
+    diags: &mut Diagnostics,
+) -> Option<(ParamKind, Type)> {
+    let help =
+        "write `Tensor<f64, (Dense, Compressed)>`, optionally with a mode order `Modes<1, 0>`";
+    let (Some(GenericArgument::Type(value)), Some(GenericArgument::Type(levels))) =
+        (args.first(), args.get(1))
+    else {
+        diags.error_help(
+            ty.span(),
+            "`Tensor` needs a value type and a tuple of levels",
+            help,
+        );
+        return None;
+    };
+    let levels = read_levels(levels, diags)?;
+    let mode_order = match args.get(2) {
+        None => (0..levels.len()).collect(),
+        Some(GenericArgument::Type(order)) => read_mode_order(order, levels.len(), diags)?,
+        Some(other) => {
+            diags.error_help(other.span(), "expected a mode order type", help);
+            return None;
+        }
+    };
+    let format = Format {
+        levels,
+        mode_order,
+        written,
+    };
+    Some((ParamKind::Tensor(format), value.clone()))
+}
+
+fn read_levels(levels: &Type, diags: &mut Diagnostics) -> Option<Vec<LevelFormat>> {
+    let elems: Vec<&Type> = match levels {
+        Type::Tuple(t) => t.elems.iter().collect(),
+        Type::Paren(p) => vec![&*p.elem],
+        other => vec![other],
+    };
+    if elems.is_empty() {
+        diags.error(levels.span(), "a tensor needs at least one level");
+        return None;
+    }
+    let mut out = Vec::new();
+    for elem in elems {
+        let name = match elem {
+            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        match name.as_deref().and_then(LevelFormat::from_type_name) {
+            Some(level) => out.push(level),
+            None => diags.error_help(
+                elem.span(),
+                format!(
+                    "unknown level type `{}`",
+                    elem.to_token_stream().to_string().replace(' ', "")
+                ),
+                format!("levels are {}", LEVEL_TYPE_NAMES.join(", ")),
+            ),
+        }
+    }
+    (out.len() == levels_len(levels)).then_some(out)
+}
+
+fn levels_len(levels: &Type) -> usize {
+    match levels {
+        Type::Tuple(t) => t.elems.len(),
+        _ => 1,
+    }
+}
+
+/// `Identity` or `Modes<m0, m1, ...>`, checked to be a permutation of the modes.
+fn read_mode_order(order: &Type, rank: usize, diags: &mut Diagnostics) -> Option<Vec<usize>> {
+    let segment = match order {
+        Type::Path(p) => p.path.segments.last(),
+        _ => None,
+    };
+    let help = format!(
+        "write `Modes<...>` with a permutation of 0..{rank}, e.g. `Modes<{}>`",
+        (0..rank)
+            .rev()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let Some(segment) = segment else {
+        diags.error_help(order.span(), "expected a mode order", help);
+        return None;
+    };
+    match segment.ident.to_string().as_str() {
+        "Identity" => return Some((0..rank).collect()),
+        "Modes" => {}
+        _ => {
+            diags.error_help(order.span(), "expected a mode order", help);
+            return None;
+        }
+    }
+    let modes: Option<Vec<usize>> = generic_types(&segment.arguments)
+        .iter()
+        .map(|arg| match arg {
+            GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            })) => i.base10_parse().ok(),
+            _ => None,
+        })
+        .collect();
+    let is_permutation = |m: &Vec<usize>| {
+        let mut sorted = m.clone();
+        sorted.sort_unstable();
+        sorted == (0..rank).collect::<Vec<_>>()
+    };
+    match modes {
+        Some(m) if is_permutation(&m) => Some(m),
+        _ => {
+            diags.error_help(
+                order.span(),
+                format!("`Modes` must list each of the {rank} modes exactly once"),
+                help,
+            );
+            None
+        }
+    }
+}
+
+/// A format suggestion for a tensor whose levels should be traversed in `modes` order.
+pub fn suggest_format(format: &Format, value_type: &Type, modes: &[usize]) -> String {
+    let v = value_type.to_token_stream().to_string();
+    if let Some(alias) = Alias::find(&format.levels, modes) {
+        return format!("`{}<{v}>`", alias.name);
+    }
+    let levels: Vec<&str> = format.levels.iter().map(|l| l.type_name).collect();
+    let modes: Vec<String> = modes.iter().map(|m| m.to_string()).collect();
+    format!(
+        "`Tensor<{v}, ({}), Modes<{}>>`",
+        levels.join(", "),
+        modes.join(", ")
+    )
+}

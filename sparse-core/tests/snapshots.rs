@@ -1,0 +1,37 @@
+//! Snapshot tests of generated code: a change to code generation shows up as a readable diff.
+
+fn generated(src: &str) -> String {
+    let tokens: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = sparse_core::expand(tokens);
+    let file: syn::File = syn::parse2(out.clone())
+        .unwrap_or_else(|e| panic!("generated code does not parse: {e}\n{out}"));
+    prettyplease::unparse(&file)
+}
+
+#[test]
+fn csr_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}
+
+#[test]
+fn csr_plus_coo_into_csr() {
+    insta::assert_snapshot!(generated(
+        "pub fn add(c: &mut Csr<f64>, a: &Csr<f64>, b: &Coo<f64>) { c(i, j) = a(i, j) + b(i, j) }"
+    ));
+}
+
+#[test]
+fn sparse_vector_three_point_lattice() {
+    insta::assert_snapshot!(generated(
+        "pub fn axpy(a: &mut SparseVec<f64>, b: &SparseVec<f64>, c: &SparseVec<f64>) { a(i) = b(i) + c(i) }"
+    ));
+}
+
+#[test]
+fn ttv_on_csf() {
+    insta::assert_snapshot!(generated(
+        "pub fn ttv(a: &mut Csr<f64>, b: &Csf3<f64>, c: &Dense1<f64>) { a(i, j) = b(i, j, k) * c(k) }"
+    ));
+}
