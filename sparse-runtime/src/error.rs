@@ -176,6 +176,8 @@ mod tests {
             found: 3,
         };
         assert!(e.to_string().contains("expected 2 modes"));
+        let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(e.clone());
+        assert_eq!(boxed.to_string(), e.to_string());
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod build;
 mod dense;
 mod error;
 mod index;
-pub mod level;
+mod level;
 mod levels;
 mod mode_order;
 mod tensor;

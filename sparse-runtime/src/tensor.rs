@@ -30,6 +30,13 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// Builds a tensor from `(logical coordinate, value)` entries in any order;
     /// duplicates are summed.
     ///
+    /// Levels are built top-down from the sorted entries: a dense level gives
+    /// each parent position `size` children, a compressed level one position
+    /// per distinct (parent, coordinate), a non-unique compressed level one per
+    /// entry, and a singleton level reuses its parent's positions. Positions
+    /// holding no entry (under dense levels) store zero; a singleton level
+    /// under a dense level stores coordinate 0 for such positions (ELL padding).
+    ///
     /// Errors: `shape.len()` differs from the number of levels or a coordinate
     /// has the wrong length (`OrderMismatch`), a coordinate is outside `shape`
     /// (`CoordinateOutOfBounds`), a size or position count does not fit a

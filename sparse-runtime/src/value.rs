@@ -10,3 +10,20 @@ use std::fmt::Debug;
 pub trait Value: num_traits::Num + Copy + Debug + PartialOrd + Send + Sync + 'static {}
 
 impl<T> Value for T where T: num_traits::Num + Copy + Debug + PartialOrd + Send + Sync + 'static {}
+
+#[cfg(test)]
+mod tests {
+    use super::Value;
+
+    fn is_value<V: Value>() -> bool {
+        V::zero() + V::one() == V::one()
+    }
+
+    #[test]
+    fn primitive_numbers_are_values() {
+        assert!(is_value::<f32>() && is_value::<f64>());
+        assert!(is_value::<i8>() && is_value::<i16>() && is_value::<i32>() && is_value::<i64>());
+        assert!(is_value::<u8>() && is_value::<u16>() && is_value::<u32>() && is_value::<u64>());
+        assert!(is_value::<isize>() && is_value::<usize>());
+    }
+}

@@ -25,6 +25,7 @@ macro_rules! compressed_level {
             /// `crd.len()` fit `I`, and siblings ordered as the level type requires.
             /// The parent position count `pos.len() - 1` is checked when the
             /// tensor is assembled. Errors report level 0.
+            #[inline]
             pub fn from_raw(size: usize, pos: Vec<I>, crd: Vec<I>) -> Result<Self, Error> {
                 validate_raw(size, &pos, &crd, $unique)?;
                 Ok(Self { size, pos, crd })
@@ -142,6 +143,7 @@ macro_rules! compressed_level {
             /// and fills the segments of parents that were never visited (empty).
             /// `Err(IndexOverflow)` if `len()` does not fit `I`; `Err(InvalidLevel)`
             /// if the recorded edges do not cover every appended coordinate.
+            #[inline]
             pub fn append_finalize(&mut self, parent_size: usize) -> Result<(), Error> {
                 let len = fits::<I>(self.crd.len())?;
                 self.pos.resize(parent_size.saturating_add(1), I::default());

@@ -23,6 +23,7 @@ macro_rules! singleton_level {
             /// `crd < size`. Ordering relative to the parent's runs and
             /// `crd.len()` against the parent's position count are checked when
             /// the tensor is assembled. Errors report level 0.
+            #[inline]
             pub fn from_raw(size: usize, crd: Vec<I>) -> Result<Self, Error> {
                 let size_i = fits::<I>(size)?;
                 if let Some(q) = crd.iter().position(|&c| c >= size_i) {
