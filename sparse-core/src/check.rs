@@ -16,10 +16,15 @@ use syn::spanned::Spanned;
 pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     check_signature_shape(&item.sig, diags);
     let params = crate::signature::read_params(&item.sig, diags);
+    let statement = statement(&item.block, diags);
+    let output_name = statement.and_then(|(lhs, _, _)| match lhs {
+        syn::Expr::Call(call) => path_ident(&call.func),
+        other => path_ident(other),
+    });
     for param in &params {
-        check_param(param, diags);
+        check_param(param, output_name.as_ref() == Some(&param.name), diags);
     }
-    let (lhs, op, rhs) = statement(&item.block, diags)?;
+    let (lhs, op, rhs) = statement?;
     let mut builder = Builder::new(&params);
     builder.unreadable = param_names(&item.sig)
         .filter(|n| params.iter().all(|p| p.name != *n))
@@ -74,7 +79,7 @@ fn check_signature_shape(sig: &syn::Signature, diags: &mut Diagnostics) {
 
 /// Format rules the code generator relies on: a non-unique level's children are singletons,
 /// a singleton has a parent, and the last level is unique.
-fn check_param(param: &Param, diags: &mut Diagnostics) {
+fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
     let ParamKind::Tensor(format) = &param.kind else {
         if param.passing == Passing::Shared {
             diags.error_help(
@@ -89,14 +94,17 @@ fn check_param(param: &Param, diags: &mut Diagnostics) {
         }
         return;
     };
-    if param.passing == Passing::Value {
-        diags.error_help(
-            param.type_span,
+    if param.passing == Passing::Value && is_output {
+        diags.error_spanned(
+            &param.ty,
+            format!("the output `{}` must be a `&mut` parameter", param.name),
+            format!("declare it as `{}: &mut {}`", param.name, format.written),
+        );
+    } else if param.passing == Passing::Value {
+        diags.error_spanned(
+            &param.ty,
             format!("tensor `{}` must be passed by reference", param.name),
-            format!(
-                "write `{0}: &{1}` for an input or `{0}: &mut {1}` for the output",
-                param.name, format.written
-            ),
+            format!("write `{}: &{}`", param.name, format.written),
         );
     }
     let levels = &format.levels;
@@ -275,8 +283,10 @@ impl<'p> Builder<'p> {
             self.unknown_name(&name, diags);
             return None;
         };
+        if param.passing == Passing::Shared {
+            input_written(param, &name, diags);
+        }
         if param.passing != Passing::Mutable {
-            output_not_mut(param, &name, diags);
             return None;
         }
         match (&param.kind, args) {
@@ -299,7 +309,7 @@ impl<'p> Builder<'p> {
                 }
                 check_output_format(format, param, diags);
                 let empty = syn::punctuated::Punctuated::new();
-                let access = self.access(&name, args.unwrap_or(&empty), lhs.span(), diags)?;
+                let access = self.access(&name, args.unwrap_or(&empty), lhs, diags)?;
                 Some(Output::Tensor(access))
             }
         }
@@ -333,7 +343,7 @@ impl<'p> Builder<'p> {
         &mut self,
         name: &Ident,
         args: &syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>,
-        span: Span,
+        written: &syn::Expr,
         diags: &mut Diagnostics,
     ) -> Option<usize> {
         let Some(param) = self.param(name) else {
@@ -341,16 +351,16 @@ impl<'p> Builder<'p> {
             return None;
         };
         let ParamKind::Tensor(format) = &param.kind else {
-            diags.error_help(
-                span,
+            diags.error_spanned(
+                written,
                 format!("`{name}` is a scalar and takes no indices"),
                 format!("write `{name}`"),
             );
             return None;
         };
         if args.len() != format.order() {
-            diags.error_help(
-                span,
+            diags.error_spanned(
+                written,
                 format!(
                     "`{name}` is a {} of order {} but is indexed with {} index variable{}",
                     format.written,
@@ -401,7 +411,11 @@ impl<'p> Builder<'p> {
             vars.push(v);
         }
         let tensor = self.tensors.iter().position(|t| t.name == *name)?;
-        self.accesses.push(Access { tensor, vars, span });
+        self.accesses.push(Access {
+            tensor,
+            vars,
+            tokens: written.to_token_stream(),
+        });
         Some(self.accesses.len() - 1)
     }
 
@@ -414,8 +428,7 @@ impl<'p> Builder<'p> {
                     diags.error(call.func.span(), "expected a tensor name");
                     return None;
                 };
-                self.access(&name, &call.args, e.span(), diags)
-                    .map(Expr::Access)
+                self.access(&name, &call.args, e, diags).map(Expr::Access)
             }
             syn::Expr::Path(_) => self.name_expr(e, diags),
             syn::Expr::Lit(lit) => match &lit.lit {
@@ -436,18 +449,20 @@ impl<'p> Builder<'p> {
             },
             syn::Expr::Binary(b) => {
                 let op = match b.op {
-                    syn::BinOp::Add(_) => BinOp::Add,
-                    syn::BinOp::Sub(_) => BinOp::Sub,
-                    syn::BinOp::Mul(_) => BinOp::Mul,
-                    syn::BinOp::Div(_) => BinOp::Div,
+                    syn::BinOp::Add(_) => Some(BinOp::Add),
+                    syn::BinOp::Sub(_) => Some(BinOp::Sub),
+                    syn::BinOp::Mul(_) => Some(BinOp::Mul),
+                    syn::BinOp::Div(_) => Some(BinOp::Div),
                     _ => {
                         unsupported_operator(b.op.span(), diags);
-                        None?
+                        None
                     }
                 };
+                // Operands are checked even under an unsupported operator, so that every
+                // diagnostic of the statement is reported at once.
                 let l = self.expr(&b.left, diags);
                 let r = self.expr(&b.right, diags);
-                Some(Expr::binary(op, l?, r?))
+                Some(Expr::binary(op?, l?, r?))
             }
             other => {
                 diags.error_help(
@@ -507,8 +522,8 @@ impl<'p> Builder<'p> {
         };
         for (id, access) in self.accesses.iter().enumerate() {
             if Some(access.tensor) == out_tensor && Some(id) != output_access(output) {
-                diags.error_help(
-                    access.span,
+                diags.error_spanned(
+                    &access.tokens,
                     format!(
                         "output `{}` is read on the right side",
                         self.tensors[access.tensor].name
@@ -527,8 +542,8 @@ impl<'p> Builder<'p> {
                 Output::Scalar(name) => *name == p.name,
             };
             if p.passing == Passing::Mutable && !is_output {
-                diags.error_help(
-                    p.type_span,
+                diags.error_spanned(
+                    &p.ty,
                     format!("`{}` is `&mut` but the statement does not write it", p.name),
                     "a kernel has one output; pass inputs by `&`",
                 );
@@ -545,8 +560,8 @@ impl<'p> Builder<'p> {
         for p in self.value_params().skip(1) {
             let found = p.value_type.to_token_stream().to_string();
             if found != expected {
-                diags.error_help(
-                    p.type_span,
+                diags.error_spanned(
+                    &p.ty,
                     format!(
                         "`{}` holds `{found}` but `{}` holds `{expected}`",
                         p.name, first.name
@@ -632,8 +647,8 @@ impl<'p> Builder<'p> {
                     for a in ids {
                         let t = &self.tensors[self.accesses[a].tensor];
                         if !t.format.is_all_dense() {
-                            diags.error_help(
-                                self.accesses[a].span,
+                            diags.error_spanned(
+                                &self.accesses[a].tokens,
                                 format!(
                                     "divisor `{}` is sparse ({}): dividing by its implicit zeros is undefined",
                                     t.name, t.format.written
@@ -667,19 +682,14 @@ fn output_access(output: &Output) -> Option<usize> {
     }
 }
 
-fn output_not_mut(param: &Param, name: &Ident, diags: &mut Diagnostics) {
-    let ty = param.value_type.to_token_stream().to_string();
+fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
     let written = match &param.kind {
         ParamKind::Tensor(f) => f.written.clone(),
-        ParamKind::Scalar => ty,
-    };
-    let message = match param.passing {
-        Passing::Shared => format!("cannot write `{name}`: it is an input (`&{written}`)"),
-        _ => format!("the output `{name}` must be a `&mut` parameter"),
+        ParamKind::Scalar => param.value_type.to_token_stream().to_string(),
     };
     diags.error_help(
         name.span(),
-        message,
+        format!("cannot write `{name}`: it is an input (`&{written}`)"),
         format!("declare the output as `{name}: &mut {written}`"),
     );
 }
@@ -696,8 +706,8 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
         };
         seen_sparse |= level.kind != LevelKind::Dense;
         if !supported {
-            diags.error_help(
-                param.type_span,
+            diags.error_spanned(
+                &param.ty,
                 format!(
                     "output format {} is not supported yet: its `{}` level cannot be assembled",
                     format.written, level.type_name

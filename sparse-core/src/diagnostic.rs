@@ -21,6 +21,19 @@ impl Diagnostics {
         self.error(span, format_args!("{message}\nhelp: {help}"));
     }
 
+    /// Records an error covering all of `tokens` (first to last token), with a help line.
+    pub fn error_spanned(
+        &mut self,
+        tokens: impl quote::ToTokens,
+        message: impl Display,
+        help: impl Display,
+    ) {
+        self.push(syn::Error::new_spanned(
+            tokens,
+            format_args!("{message}\nhelp: {help}"),
+        ));
+    }
+
     /// Records an already built error (e.g. from syn).
     pub fn push(&mut self, error: syn::Error) {
         match &mut self.errors {

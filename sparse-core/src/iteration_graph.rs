@@ -154,8 +154,8 @@ fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Di
         .iter()
         .map(|&m| format!("`{}`", kernel.vars[a.vars[m]].name))
         .collect();
-    diags.error_help(
-        a.span,
+    diags.error_spanned(
+        &a.tokens,
         format!(
             "no loop order traverses `{}` ({}) in its storage order: it stores {} in that order, but the rest of the statement needs {}",
             tensor.name,

@@ -2,7 +2,7 @@
 //! variables, and an expression tree in which every reduction is an explicit `Sum`.
 
 use crate::format::Format;
-use proc_macro2::{Ident, Span};
+use proc_macro2::Ident;
 
 /// Index of a tensor parameter in [`Kernel::tensors`].
 pub type TensorId = usize;
@@ -43,8 +43,8 @@ pub struct Access {
     pub tensor: TensorId,
     /// Index variable of each logical mode.
     pub vars: Vec<VarId>,
-    /// Span of the whole access, for diagnostics.
-    pub span: Span,
+    /// The access as written, for diagnostics that cover all of it.
+    pub tokens: proc_macro2::TokenStream,
 }
 
 impl Access {

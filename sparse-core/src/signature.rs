@@ -41,6 +41,8 @@ pub struct Param {
     pub value_type: Type,
     /// Span of the whole type, for diagnostics.
     pub type_span: Span,
+    /// The type as written (with its reference), for diagnostics that cover all of it.
+    pub ty: Type,
 }
 
 /// Scalar types a kernel computes with.
@@ -105,6 +107,7 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         passing,
         value_type,
         type_span,
+        ty: (*pat_type.ty).clone(),
     })
 }
 
@@ -148,8 +151,8 @@ fn generic_types(args: &PathArguments) -> Vec<GenericArgument> {
 
 fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
     let known: Vec<&str> = ALIASES.iter().map(|a| a.name).collect();
-    diags.error_help(
-        ty.span(),
+    diags.error_spanned(
+        ty,
         format!(
             "unknown tensor type `{}`",
             ty.to_token_stream().to_string().replace(' ', "")

@@ -1,0 +1,10 @@
+use sparse_runtime::prelude::*;
+
+sparse_kernel! {
+    pub fn two(y: &mut Dense1<f64>, x: &Dense1<f64>) {
+        y(i) = x(i);
+        y(i) = x(i)
+    }
+}
+
+fn main() {}

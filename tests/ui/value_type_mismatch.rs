@@ -1,0 +1,9 @@
+use sparse_runtime::prelude::*;
+
+sparse_kernel! {
+    pub fn spmv(y: &mut Dense1<f32>, a: &Csr<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+}
+
+fn main() {}
