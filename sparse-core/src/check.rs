@@ -585,9 +585,11 @@ impl<'p> Builder<'p> {
             .unwrap_or_else(|| syn::parse_quote!(f64))
     }
 
-    /// Makes reductions explicit: each variable that is not an output variable is summed over
-    /// the smallest subexpression containing all its uses, so `b(i) - A(i,j)*x(j)` sums the
-    /// product only.
+    /// Makes reductions explicit (Einstein convention): a variable that is not an output
+    /// variable is summed over the smallest subexpression containing all its uses, looking
+    /// through additions only, so `b(i) - A(i,j)*x(j)` sums the product alone while a product
+    /// keeps all of its sums at its root (`B(i,k,l)*C(k,j)*D(l,j)` is one sum over `k, l`, which
+    /// lets the loops follow `B`'s storage order).
     fn place_sums(&self, rhs: Expr, output: &Output, diags: &mut Diagnostics) -> Option<Expr> {
         let out_vars: Vec<VarId> = match output {
             Output::Tensor(a) => self.accesses[*a].vars.clone(),
@@ -623,7 +625,7 @@ impl<'p> Builder<'p> {
         }
         match e {
             Expr::Neg(inner) => Expr::Neg(Box::new(self.sum_over(*inner, &used))),
-            Expr::Binary(op, l, r) => {
+            Expr::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
                 let here: Vec<VarId> = used
                     .iter()
                     .copied()
@@ -633,7 +635,7 @@ impl<'p> Builder<'p> {
                 let inner = Expr::binary(op, self.sum_over(*l, &down), self.sum_over(*r, &down));
                 wrap_sum(here, inner)
             }
-            leaf => Expr::Sum(used, Box::new(leaf)),
+            product_or_leaf => Expr::Sum(used, Box::new(product_or_leaf)),
         }
     }
 

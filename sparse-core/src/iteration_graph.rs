@@ -95,7 +95,7 @@ pub fn root_sum_vars(kernel: &Kernel) -> Vec<VarId> {
 /// Computes the loop order, or reports the access that no order can traverse.
 pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>> {
     let mut graph = Graph::new(kernel.vars.len());
-    graph.edges.extend(output_edges(kernel));
+    graph.edges.extend(nesting_edges(kernel));
     let output = kernel.output_access();
     let accesses = output
         .into_iter()
@@ -115,27 +115,43 @@ pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>
     graph.topological_order()
 }
 
-/// Output variables come before reductions except the root sums of a dense or scalar output:
-/// a sparse output is appended in order and cannot accumulate, and an inner sum's temporary
-/// must be complete before it is combined.
-fn output_edges(kernel: &Kernel) -> Vec<(VarId, VarId)> {
-    let out_vars = kernel.output_vars();
+/// Loop nesting forced by the sums: a sum's loops run inside the loops of every variable bound
+/// around it, since its temporary must be complete before it is combined. The exception is a
+/// sum at the root of a dense or scalar output's right side: the output can accumulate across
+/// its iterations, so its variables may also run outside output variables.
+fn nesting_edges(kernel: &Kernel) -> Vec<Edge> {
+    let out_vars = kernel.output_vars().to_vec();
     let dense_output = match kernel.output {
         Output::Scalar(_) => true,
         Output::Tensor(a) => kernel.format_of(a).is_all_dense(),
     };
-    let free = if dense_output {
-        root_sum_vars(kernel)
-    } else {
-        Vec::new()
-    };
     let mut edges = Vec::new();
-    for r in (0..kernel.vars.len()).filter(|v| !out_vars.contains(v) && !free.contains(v)) {
-        for &o in out_vars {
-            edges.push((o, r));
+    match &kernel.rhs {
+        Expr::Sum(vars, body) if dense_output => {
+            let enclosing: Vec<VarId> = out_vars.iter().chain(vars).copied().collect();
+            sum_edges(body, &enclosing, &mut edges);
         }
+        rhs => sum_edges(rhs, &out_vars, &mut edges),
     }
     edges
+}
+
+fn sum_edges(e: &Expr, enclosing: &[VarId], edges: &mut Vec<Edge>) {
+    match e {
+        Expr::Sum(vars, body) => {
+            for &u in enclosing {
+                edges.extend(vars.iter().map(|&v| (u, v)));
+            }
+            let inner: Vec<VarId> = enclosing.iter().chain(vars).copied().collect();
+            sum_edges(body, &inner, edges);
+        }
+        Expr::Neg(inner) => sum_edges(inner, enclosing, edges),
+        Expr::Binary(_, l, r) => {
+            sum_edges(l, enclosing, edges);
+            sum_edges(r, enclosing, edges);
+        }
+        Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) => {}
+    }
 }
 
 fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Diagnostics) {

@@ -1,4 +1,5 @@
 //! The contract example, verbatim.
+#![deny(warnings)]
 use sparse_runtime::prelude::*;
 
 sparse_kernel! {

@@ -1,0 +1,77 @@
+//! The kernels shown in README.md compile warning-free under `#![deny(warnings)]` and compute
+//! what the README says.
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+
+sparse_kernel! {
+    pub fn gemv(y: &mut Dense1<f64>, alpha: f64, a: &Csr<f64>, x: &Dense1<f64>, beta: f64, z: &SparseVec<f64>) {
+        y(i) = alpha * a(i, j) * x(j) + beta * z(i)
+    }
+    pub fn spmm(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
+    pub fn sddmm(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, j) * c(i, k) * d(k, j)
+    }
+    pub fn ttv(a: &mut Csr<f64>, b: &Csf3<f64>, c: &Dense1<f64>) {
+        a(i, j) = b(i, j, k) * c(k)
+    }
+    pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
+    pub fn residual(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+        r(i) = b(i) - a(i, j) * x(j)
+    }
+}
+
+#[test]
+fn gemv_and_residual() -> Result<(), Error> {
+    let a = Csr::<f64>::from_entries(&[2, 3], [([0, 0], 1.0), ([0, 2], 2.0), ([1, 1], 3.0)])?;
+    let x = Dense1::from_vec(vec![1.0, 1.0, 1.0]);
+    let z = SparseVec::<f64>::from_entries(&[2], [([1], 10.0)])?;
+    let mut y = Dense1::zeros(2);
+    gemv(&mut y, 2.0, &a, &x, 0.5, &z)?;
+    assert_eq!(y.as_slice(), &[6.0, 11.0]);
+    let b = Dense1::from_vec(vec![3.0, 3.0]);
+    residual(&mut y, &b, &a, &x)?;
+    assert_eq!(y.as_slice(), &[0.0, 0.0]);
+    Ok(())
+}
+
+#[test]
+fn spmm_sddmm_ttv_mttkrp() -> Result<(), Error> {
+    let a = Csr::<f64>::from_entries(&[2, 2], [([0, 1], 2.0), ([1, 0], 1.0)])?;
+    let b = Dense2::from_vec(2, 2, vec![1.0, 2.0, 3.0, 4.0])?;
+    let mut c = Dense2::zeros(2, 2);
+    spmm(&mut c, &a, &b)?;
+    assert_eq!(c.as_slice(), &[6.0, 8.0, 1.0, 2.0]);
+
+    let mut s = Csr::<f64>::new(&[2, 2])?;
+    sddmm(&mut s, &a, &b, &b)?;
+    // s(0,1) = 2 * (row 0 of b . column 1 of b) = 2 * (1*2 + 2*4); s(1,0) = 1 * (3*1 + 4*3)
+    assert_eq!(s.entries(), vec![(vec![0, 1], 20.0), (vec![1, 0], 15.0)]);
+
+    let t = Csf3::<f64>::from_entries(
+        &[2, 2, 2],
+        [([0, 1, 0], 1.0), ([0, 1, 1], 2.0), ([1, 0, 1], 3.0)],
+    )?;
+    let v = Dense1::from_vec(vec![10.0, 1.0]);
+    let mut m = Csr::<f64>::new(&[2, 2])?;
+    ttv(&mut m, &t, &v)?;
+    assert_eq!(m.entries(), vec![(vec![0, 1], 12.0), (vec![1, 0], 3.0)]);
+
+    let mut k = Dense2::zeros(2, 2);
+    mttkrp(&mut k, &t, &b, &b)?;
+    // k(i,j) = sum_{k,l} t(i,k,l) b(k,j) b(l,j)
+    assert_eq!(
+        k.as_slice(),
+        &[
+            1.0 * 3.0 * 1.0 + 2.0 * 3.0 * 3.0,
+            1.0 * 4.0 * 2.0 + 2.0 * 4.0 * 4.0,
+            3.0 * 1.0 * 3.0,
+            3.0 * 2.0 * 4.0
+        ]
+    );
+    Ok(())
+}
