@@ -1,0 +1,128 @@
+//! The compiler's stages on canonical kernels: loop orders from the iteration graph, merge
+//! lattices and their property-based optimizations, sum placement.
+
+use sparse_core::lattice::{Iter, LevelInfo, MergeLattice};
+use sparse_core::notation::{AccessId, Expr};
+use sparse_core::{compile, Compiled};
+
+fn compiled(src: &str) -> Compiled {
+    let item: syn::ItemFn = syn::parse_str(src).expect("test kernel parses");
+    compile(&item).unwrap_or_else(|e| panic!("kernel does not compile: {e}"))
+}
+
+fn order(src: &str) -> Vec<String> {
+    let c = compiled(src);
+    c.order.iter().map(|&v| c.kernel.vars[v].name.to_string()).collect()
+}
+
+#[test]
+fn loop_orders_follow_storage_order() {
+    let spmv = |fmt: &str| {
+        order(&format!(
+            "fn f(y: &mut Dense1<f64>, a: &{fmt}<f64>, x: &Dense1<f64>) {{ y(i) = a(i, j) * x(j) }}"
+        ))
+    };
+    assert_eq!(spmv("Csr"), ["i", "j"]);
+    assert_eq!(spmv("Csc"), ["j", "i"]);
+    assert_eq!(spmv("Coo"), ["i", "j"]);
+    assert_eq!(spmv("Dense2"), ["i", "j"]);
+    // SpMM walks rows of B inside rows of A (linear combination of rows).
+    assert_eq!(
+        order("fn f(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) { c(i, j) = a(i, k) * b(k, j) }"),
+        ["i", "k", "j"]
+    );
+    // MTTKRP iterates B's levels in order and accumulates into A.
+    assert_eq!(
+        order("fn f(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, k, l) * c(k, j) * d(l, j) }"),
+        ["i", "k", "l", "j"]
+    );
+    // A sparse output cannot accumulate: its variables come before the reduction.
+    assert_eq!(
+        order("fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, j) * c(i, k) * d(k, j) }"),
+        ["i", "j", "k"]
+    );
+}
+
+#[test]
+fn sums_look_through_additions_only() {
+    let c = compiled(
+        "fn f(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) { r(i) = b(i) - a(i, j) * x(j) }",
+    );
+    let Expr::Binary(_, l, r) = &c.kernel.rhs else {
+        panic!("expected a subtraction at the root, got {:?}", c.kernel.rhs)
+    };
+    assert!(matches!(**l, Expr::Access(_)));
+    assert!(matches!(**r, Expr::Sum(ref v, _) if v.len() == 1));
+    let c = compiled(
+        "fn f(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, k, l) * c(k, j) * d(l, j) }",
+    );
+    assert!(matches!(c.kernel.rhs, Expr::Sum(ref v, _) if v.len() == 2));
+}
+
+/// Accesses 0.. iterate the current variable; `full` lists the dense ones.
+struct Levels {
+    full: Vec<AccessId>,
+}
+
+impl LevelInfo for Levels {
+    fn level_of(&self, _: AccessId) -> Option<usize> {
+        Some(0)
+    }
+    fn is_full(&self, it: Iter) -> bool {
+        match it {
+            Iter::Universe => true,
+            Iter::Level { access, .. } => self.full.contains(&access),
+        }
+    }
+    fn has_locate(&self, it: Iter) -> bool {
+        self.is_full(it)
+    }
+}
+
+fn lattice(src: &str, full: &[AccessId]) -> Vec<Vec<AccessId>> {
+    let c = compiled(src);
+    let info = Levels {
+        full: full.to_vec(),
+    };
+    let lattice = MergeLattice::build(&c.kernel.rhs, &info);
+    lattice
+        .points
+        .iter()
+        .map(|p| {
+            p.iters
+                .iter()
+                .map(|it| match it {
+                    Iter::Level { access, .. } => *access,
+                    Iter::Universe => usize::MAX,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn merge_lattices_union_intersection_and_pruning() {
+    // Access ids: 0 is the output, then the right side left to right.
+    let add = "fn f(a: &mut SparseVec<f64>, b: &SparseVec<f64>, c: &SparseVec<f64>) { a(i) = b(i) + c(i) }";
+    assert_eq!(lattice(add, &[]), vec![vec![1, 2], vec![1], vec![2]]);
+    let mul = "fn f(a: &mut SparseVec<f64>, b: &SparseVec<f64>, c: &SparseVec<f64>) { a(i) = b(i) * c(i) }";
+    assert_eq!(lattice(mul, &[]), vec![vec![1, 2]]);
+    // b + D: once the full D is exhausted every coordinate was visited.
+    assert_eq!(lattice(add, &[2]), vec![vec![1, 2], vec![2]]);
+    // b * D + c: D is only located, so it covers nothing and nothing is pruned.
+    let mixed = "fn f(a: &mut SparseVec<f64>, b: &SparseVec<f64>, d: &Dense1<f64>, c: &SparseVec<f64>) { a(i) = b(i) * d(i) + c(i) }";
+    assert_eq!(lattice(mixed, &[2]), vec![vec![1, 2, 3], vec![1, 2], vec![3]]);
+    // A scalar added to a sparse vector is nonzero everywhere: the universe joins every point.
+    let shift = "fn f(a: &mut Dense1<f64>, b: &SparseVec<f64>, s: f64) { a(i) = b(i) + s }";
+    assert_eq!(lattice(shift, &[]), vec![vec![1, usize::MAX], vec![usize::MAX]]);
+}
+
+#[test]
+fn ir_prints_as_pseudocode() {
+    let c = compiled(
+        "fn f(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }",
+    );
+    let text = sparse_core::ir::Block(&c.body).to_string();
+    assert!(text.starts_with("for i in 0..dim_i {"), "{text}");
+    assert!(text.contains("t0 += (a_vals[p_a1] * x_vals[j])"), "{text}");
+}
