@@ -696,25 +696,29 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
     );
 }
 
-/// Output levels the assembler supports: dense levels (insert) on top, then compressed
-/// unique levels (append).
+/// Output levels the assembler supports: dense levels (insert) on top, then levels that
+/// append. A branchless `Singleton` level appends in lockstep with its parent, which must then
+/// be non-unique (one parent position per entry, as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
-    let mut seen_sparse = false;
-    for level in &format.levels {
+    let levels = &format.levels;
+    for (k, level) in levels.iter().enumerate() {
+        let next_is_singleton = levels
+            .get(k + 1)
+            .is_some_and(|l| l.kind == LevelKind::Singleton);
+        let after_sparse = levels[..k].iter().any(|l| l.kind != LevelKind::Dense);
         let supported = match level.kind {
-            LevelKind::Dense => !seen_sparse,
-            LevelKind::Compressed => level.unique,
-            LevelKind::Singleton => false,
+            LevelKind::Dense => !after_sparse,
+            LevelKind::Compressed | LevelKind::Singleton => level.unique != next_is_singleton,
         };
-        seen_sparse |= level.kind != LevelKind::Dense;
         if !supported {
             diags.error_spanned(
                 &param.ty,
                 format!(
-                    "output format {} is not supported yet: its `{}` level cannot be assembled",
+                    "output format {} is not supported yet: its `{}` level (level {k}) cannot be assembled",
                     format.written, level.type_name
                 ),
-                "use an output whose levels are `Dense` levels followed by `Compressed` levels, e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>` or `Dense2<f64>`",
+                "use an output whose `Dense` levels come first, followed by `Compressed` levels or a COO tail \
+                 (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`), e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>`, `Coo<f64>` or `Dense2<f64>`",
             );
             return;
         }

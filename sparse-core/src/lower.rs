@@ -602,16 +602,15 @@ impl<'k> Lowerer<'k> {
                 value,
             )],
             Output::Tensor(a) if self.sparse_output().is_some() => {
-                let last = self.format(*a).order() - 1;
-                let v = k.accesses[*a].level_var(self.format(*a), last);
-                vec![
-                    Stmt::Expr(call(
-                        self.level_ref(*a, last),
-                        "append_coord",
-                        vec![var(self.var_name(v))],
-                    )),
-                    Stmt::Expr(call(self.vals(*a), "push", vec![value])),
-                ]
+                let mut stmts: Vec<Stmt> = (self.lockstep_tail(*a)..self.format(*a).order())
+                    .map(|level| {
+                        let v = k.accesses[*a].level_var(self.format(*a), level);
+                        let coord = vec![var(self.var_name(v))];
+                        Stmt::Expr(call(self.level_ref(*a, level), "append_coord", coord))
+                    })
+                    .collect();
+                stmts.push(Stmt::Expr(call(self.vals(*a), "push", vec![value])));
+                stmts
             }
             Output::Tensor(a) => match scope.pos[*a].last() {
                 Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {
@@ -676,6 +675,16 @@ impl<'k> Lowerer<'k> {
         dense_out && self.kernel.op == AssignOp::Assign && (!self.covers || !self.opened.is_empty())
     }
 
+    /// First level of the output's lockstep tail: the last level with a `pos` array and the
+    /// branchless levels below it append one coordinate each per computed entry.
+    fn lockstep_tail(&self, a: AccessId) -> usize {
+        let levels = &self.format(a).levels;
+        (0..levels.len())
+            .rev()
+            .find(|&k| !levels[k].is_branchless())
+            .unwrap_or(0)
+    }
+
     /// The compressed output level appended by the loop over `v`, if any.
     fn appended_output_level(&self, v: VarId) -> Option<(AccessId, usize)> {
         let a = self.sparse_output()?;
@@ -694,7 +703,8 @@ impl<'k> Lowerer<'k> {
             return Vec::new();
         };
         let mut stmts = Vec::new();
-        for k in self.compressed_levels(a) {
+        let format = self.format(a);
+        for k in (0..format.order()).filter(|&k| format.levels[k].kind != LevelKind::Dense) {
             let hint = self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0));
             stmts.push(Stmt::Expr(call(
                 self.level_ref(a, k),

@@ -123,7 +123,7 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     let segment = path.path.segments.last()?;
     let name = segment.ident.to_string();
     let args = generic_types(&segment.arguments);
-    let written = ty.to_token_stream().to_string().replace(' ', "");
+    let written = written_type(ty);
     if name == "Tensor" {
         return read_tensor_spelling(ty, &args, written, diags);
     }
@@ -142,6 +142,24 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     Some((ParamKind::Tensor(alias.format(written)), value.clone()))
 }
 
+/// A type as a user would write it: `Tensor<f64, (Dense, Compressed)>`.
+pub fn written_type(ty: &Type) -> String {
+    let mut s = ty.to_token_stream().to_string();
+    for (from, to) in [
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        ("( ", "("),
+        (" )", ")"),
+        (" ,", ","),
+        ("& ", "&"),
+        (" :: ", "::"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
+}
+
 fn generic_types(args: &PathArguments) -> Vec<GenericArgument> {
     match args {
         PathArguments::AngleBracketed(a) => a.args.iter().cloned().collect(),
@@ -155,7 +173,7 @@ fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
         ty,
         format!(
             "unknown tensor type `{}`",
-            ty.to_token_stream().to_string().replace(' ', "")
+            written_type(ty)
         ),
         format!(
             "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, or a primitive scalar type",

@@ -12,7 +12,10 @@ fn compiled(src: &str) -> Compiled {
 
 fn order(src: &str) -> Vec<String> {
     let c = compiled(src);
-    c.order.iter().map(|&v| c.kernel.vars[v].name.to_string()).collect()
+    c.order
+        .iter()
+        .map(|&v| c.kernel.vars[v].name.to_string())
+        .collect()
 }
 
 #[test]
@@ -111,10 +114,16 @@ fn merge_lattices_union_intersection_and_pruning() {
     assert_eq!(lattice(add, &[2]), vec![vec![1, 2], vec![2]]);
     // b * D + c: D is only located, so it covers nothing and nothing is pruned.
     let mixed = "fn f(a: &mut SparseVec<f64>, b: &SparseVec<f64>, d: &Dense1<f64>, c: &SparseVec<f64>) { a(i) = b(i) * d(i) + c(i) }";
-    assert_eq!(lattice(mixed, &[2]), vec![vec![1, 2, 3], vec![1, 2], vec![3]]);
+    assert_eq!(
+        lattice(mixed, &[2]),
+        vec![vec![1, 2, 3], vec![1, 2], vec![3]]
+    );
     // A scalar added to a sparse vector is nonzero everywhere: the universe joins every point.
     let shift = "fn f(a: &mut Dense1<f64>, b: &SparseVec<f64>, s: f64) { a(i) = b(i) + s }";
-    assert_eq!(lattice(shift, &[]), vec![vec![1, usize::MAX], vec![usize::MAX]]);
+    assert_eq!(
+        lattice(shift, &[]),
+        vec![vec![1, usize::MAX], vec![usize::MAX]]
+    );
 }
 
 #[test]

@@ -35,3 +35,10 @@ fn ttv_on_csf() {
         "pub fn ttv(a: &mut Csr<f64>, b: &Csf3<f64>, c: &Dense1<f64>) { a(i, j) = b(i, j, k) * c(k) }"
     ));
 }
+
+#[test]
+fn csr_plus_coo_into_coo() {
+    insta::assert_snapshot!(generated(
+        "pub fn add(c: &mut Coo<f64>, a: &Csr<f64>, b: &Coo<f64>) { c(i, j) = a(i, j) + b(i, j) }"
+    ));
+}
