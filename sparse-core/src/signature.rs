@@ -94,9 +94,9 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         );
         return None;
     };
-    let (passing, inner) = match &*pat_type.ty {
-        Type::Reference(r) if r.mutability.is_some() => (Passing::Mutable, &*r.elem),
-        Type::Reference(r) => (Passing::Shared, &*r.elem),
+    let (passing, inner) = match ungroup(&pat_type.ty) {
+        Type::Reference(r) if r.mutability.is_some() => (Passing::Mutable, ungroup(&r.elem)),
+        Type::Reference(r) => (Passing::Shared, ungroup(&r.elem)),
         other => (Passing::Value, other),
     };
     let type_span = pat_type.ty.span();
@@ -109,6 +109,15 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         type_span,
         ty: (*pat_type.ty).clone(),
     })
+}
+
+/// Looks through the invisible groups a `macro_rules!` `$t:ty` fragment arrives in.
+fn ungroup(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => ungroup(&g.elem),
+        Type::Paren(p) => ungroup(&p.elem),
+        other => other,
+    }
 }
 
 /// Resolves a parameter type (behind any reference) to a format or a scalar.
@@ -220,6 +229,7 @@ fn read_tensor_spelling(
 }
 
 fn read_levels(levels: &Type, diags: &mut Diagnostics) -> Option<Vec<LevelFormat>> {
+    let levels = ungroup_group(levels);
     let elems: Vec<&Type> = match levels {
         Type::Tuple(t) => t.elems.iter().collect(),
         Type::Paren(p) => vec![&*p.elem],
@@ -250,8 +260,16 @@ fn read_levels(levels: &Type, diags: &mut Diagnostics) -> Option<Vec<LevelFormat
     (out.len() == levels_len(levels)).then_some(out)
 }
 
+/// Like [`ungroup`] but keeps parentheses, which spell a one-level tuple `(Dense,)`'s cousin.
+fn ungroup_group(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => ungroup_group(&g.elem),
+        other => other,
+    }
+}
+
 fn levels_len(levels: &Type) -> usize {
-    match levels {
+    match ungroup_group(levels) {
         Type::Tuple(t) => t.elems.len(),
         _ => 1,
     }
