@@ -97,9 +97,9 @@ pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>
     let mut graph = Graph::new(kernel.vars.len());
     graph.edges.extend(nesting_edges(kernel));
     let output = kernel.output_access();
-    let accesses = output
-        .into_iter()
-        .chain((0..kernel.accesses.len()).filter(|a| Some(*a) != output));
+    let mut rhs_accesses = Vec::new();
+    kernel.rhs.accesses(&mut rhs_accesses);
+    let accesses = output.into_iter().chain(rhs_accesses);
     let mut soft = Vec::new();
     for access in accesses {
         let (hard, s) = path_edges(kernel, access);

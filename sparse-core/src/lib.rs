@@ -17,6 +17,7 @@ pub mod lattice;
 pub mod lower;
 pub mod notation;
 pub mod signature;
+pub mod split;
 
 use diagnostic::Diagnostics;
 use proc_macro2::TokenStream;
@@ -49,8 +50,8 @@ pub fn expand(input: TokenStream) -> TokenStream {
 pub struct Compiled {
     /// The checked kernel.
     pub kernel: notation::Kernel,
-    /// Index variables in loop order.
-    pub order: Vec<notation::VarId>,
+    /// The loop order of each loop nest (more than one when the statement was split).
+    pub orders: Vec<Vec<notation::VarId>>,
     /// The lowered body.
     pub body: Vec<ir::Stmt>,
 }
@@ -60,21 +61,26 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
     let mut diags = Diagnostics::default();
     let result = (|| {
         let kernel = check::check(item, &mut diags)?;
-        let order = iteration_graph::loop_order(&kernel, &mut diags)?;
-        match lower::lower(&kernel, &order) {
-            Ok(lowered) => Some(Compiled {
-                kernel,
-                order,
-                body: lowered.body,
-            }),
-            Err(internal) => {
-                diags.error(
-                    item.sig.ident.span(),
-                    format!("internal error in sparse_kernel! (please report it): {internal}"),
-                );
-                None
+        let parts = split::parts(&kernel, &mut diags)?;
+        let mut body = Vec::new();
+        for part in &parts {
+            match lower::lower(&part.kernel, &part.order) {
+                Ok(lowered) => body.extend(lowered.body),
+                Err(internal) => {
+                    diags.error(
+                        item.sig.ident.span(),
+                        format!("internal error in sparse_kernel! (please report it): {internal}"),
+                    );
+                    return None;
+                }
             }
         }
+        let orders = parts.into_iter().map(|p| p.order).collect();
+        Some(Compiled {
+            kernel,
+            orders,
+            body,
+        })
     })();
     match (result, diags.into_error()) {
         (Some(c), None) => Ok(c),

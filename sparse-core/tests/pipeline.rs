@@ -12,7 +12,7 @@ fn compiled(src: &str) -> Compiled {
 
 fn order(src: &str) -> Vec<String> {
     let c = compiled(src);
-    c.order
+    c.orders[0]
         .iter()
         .map(|&v| c.kernel.vars[v].name.to_string())
         .collect()
@@ -134,4 +134,25 @@ fn ir_prints_as_pseudocode() {
     let text = sparse_core::ir::Block(&c.body).to_string();
     assert!(text.starts_with("for i in 0..dim_i {"), "{text}");
     assert!(text.contains("t0 += (a_vals[p_a1] * x_vals[j])"), "{text}");
+}
+
+#[test]
+fn statements_split_when_no_single_order_exists() {
+    let c = compiled(
+        "fn f(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) { r(i) = b(i) - a(i, j) * x(j) }",
+    );
+    let names = |o: &Vec<usize>| -> Vec<String> {
+        o.iter()
+            .map(|&v| c.kernel.vars[v].name.to_string())
+            .collect()
+    };
+    assert_eq!(c.orders.len(), 2);
+    assert_eq!(names(&c.orders[1]), ["j", "i"]);
+    // A sparse output cannot accumulate, so it is not split: the error stands.
+    let item: syn::ItemFn = syn::parse_str(
+        "fn f(r: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) { r(i, j) = a(i, j) + b(i, j) }",
+    )
+    .unwrap();
+    let err = compile(&item).err().expect("no order for a sparse output");
+    assert!(err.to_string().contains("no loop order traverses"), "{err}");
 }

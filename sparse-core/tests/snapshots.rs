@@ -42,3 +42,10 @@ fn csr_plus_coo_into_coo() {
         "pub fn add(c: &mut Coo<f64>, a: &Csr<f64>, b: &Coo<f64>) { c(i, j) = a(i, j) + b(i, j) }"
     ));
 }
+
+#[test]
+fn residual_with_csc_is_split() {
+    insta::assert_snapshot!(generated(
+        "pub fn residual(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) { r(i) = b(i) - a(i, j) * x(j) }"
+    ));
+}

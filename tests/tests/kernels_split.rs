@@ -1,0 +1,99 @@
+//! Statement splitting: a dense output's terms that no single loop order traverses are
+//! computed by consecutive loop nests (`r = b; r -= A x` with `A` stored by columns).
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+fn matvec(a: &DenseT<f64>, x: &DenseT<f64>) -> DenseT<f64> {
+    let (m, n) = (a.dim(0), a.dim(1));
+    let mut y = DenseT::zeros(&[m]);
+    for i in 0..m {
+        let mut s = 0.0;
+        for j in 0..n {
+            s += a.get(&[i, j]) * x.get(&[j]);
+        }
+        y.set(&[i], s);
+    }
+    y
+}
+
+sparse_kernel! {
+    pub fn axpby_csc(y: &mut Dense1<f64>, alpha: f64, a: &Csc<f64>, x: &Dense1<f64>, beta: f64, z: &SparseVec<f64>) {
+        y(i) = alpha * a(i, j) * x(j) + beta * z(i)
+    }
+
+    pub fn residual_csc(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) {
+        r(i) = b(i) - a(i, j) * x(j)
+    }
+}
+
+#[test]
+fn csc_scaled_and_residual_match_oracle() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let [m, n] = shape;
+            let ae = random_entries(&shape, density, case_seed(seed, &shape, 0));
+            let xe = random_entries(
+                &[n],
+                other_density(density, seed, 1),
+                case_seed(seed, &shape, 1),
+            );
+            let ze = random_entries(
+                &[m],
+                other_density(density, seed, 2),
+                case_seed(seed, &shape, 2),
+            );
+            let a: Csc<f64> = build(&shape, &ae);
+            let x: Dense1<f64> = build(&[n], &xe);
+            let ax = matvec(
+                &DenseT::from_entries(&shape, &ae),
+                &DenseT::from_entries(&[n], &xe),
+            );
+            let zd = DenseT::from_entries(&[m], &ze);
+            let mut expected = DenseT::zeros(&[m]);
+            for i in 0..m {
+                expected.set(&[i], 2.0 * ax.get(&[i]) - 0.5 * zd.get(&[i]));
+            }
+            let mut y = Dense1::from_vec(vec![7.0; m]);
+            axpby_csc(&mut y, 2.0, &a, &x, -0.5, &build(&[m], &ze)).unwrap();
+            assert_close(y.as_slice(), &expected, f64::TOL, (shape, density, seed));
+
+            for i in 0..m {
+                expected.set(&[i], zd.get(&[i]) - ax.get(&[i]));
+            }
+            residual_csc(&mut y, &build(&[m], &ze), &a, &x).unwrap();
+            assert_close(y.as_slice(), &expected, f64::TOL, (shape, density, seed));
+        });
+    }
+}
+
+sparse_kernel! {
+    pub fn csc_plus_csr(y: &mut Dense2<f64>, a: &Csc<f64>, b: &Csr<f64>) {
+        y(i, j) = a(i, j) + b(i, j)
+    }
+}
+
+#[test]
+fn csc_plus_csr_is_split_into_two_nests() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let ae = random_entries(&shape, density, case_seed(seed, &shape, 0));
+            let be = random_entries(&shape, density, case_seed(seed, &shape, 1));
+            let (ad, bd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+            );
+            let mut expected = DenseT::zeros(&shape);
+            for i in 0..shape[0] {
+                for j in 0..shape[1] {
+                    expected.set(&[i, j], ad.get(&[i, j]) + bd.get(&[i, j]));
+                }
+            }
+            let mut y =
+                Dense2::from_vec(shape[0], shape[1], vec![3.0; shape[0] * shape[1]]).unwrap();
+            csc_plus_csr(&mut y, &build(&shape, &ae), &build(&shape, &be)).unwrap();
+            assert_close(y.as_slice(), &expected, f64::TOL, (shape, density, seed));
+        });
+    }
+}
