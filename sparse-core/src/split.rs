@@ -1,8 +1,14 @@
-//! Statement splitting (a `where`-free sequence in concrete index notation): when no single
-//! loop order traverses every tensor of a dense or scalar output's right side, its additive
-//! terms are grouped into loop nests that each have an order, computed one after the other:
-//! the first group writes the output (`=` or `+=`), every later group adds to it. This is
-//! sound because the output is linear in its terms and a dense output can accumulate.
+//! Statement splitting (a sequence of loop nests in concrete index notation): a sum at the root
+//! of a dense or scalar output's right side may run outside the output's loops, the output
+//! accumulating across its iterations. When a statement has several additive terms, each with
+//! its own sum, no single loop order may give every term that freedom; then the terms are
+//! grouped into loop nests that each have an order, computed one after the other: the first
+//! group writes the output (`=` or `+=`), every later group adds to it. This is sound because
+//! the output is linear in its terms and a dense output can accumulate.
+//!
+//! Splitting only moves reductions: every nest must visit the output variables in the same
+//! relative order, so a statement whose operands disagree about the output's own order (such
+//! as `b(i,j) + c(j,i)` with both CSR) stays a loop-order error with a format suggestion.
 //! Example: `r(i) = b(i) - A(i,j) * x(j)` with `A` in CSC walks `b` by rows, then `A` by
 //! columns.
 
@@ -33,7 +39,7 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
         Output::Tensor(a) => kernel.format_of(a).is_all_dense(),
     };
     let groups = if splittable {
-        group_terms(kernel)
+        group_terms(kernel).filter(|parts| same_output_order(kernel, parts))
     } else {
         None
     };
@@ -41,6 +47,17 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
         loop_order(kernel, diags);
     }
     groups
+}
+
+/// Whether every nest visits the output variables in the same relative order.
+fn same_output_order(kernel: &Kernel, parts: &[Part]) -> bool {
+    let out = kernel.output_vars();
+    let project = |order: &[VarId]| -> Vec<VarId> {
+        order.iter().copied().filter(|v| out.contains(v)).collect()
+    };
+    parts
+        .windows(2)
+        .all(|w| project(&w[0].order) == project(&w[1].order))
 }
 
 /// Greedily groups consecutive terms while one order still traverses the whole group.

@@ -148,7 +148,18 @@ fn statements_split_when_no_single_order_exists() {
     };
     assert_eq!(c.orders.len(), 2);
     assert_eq!(names(&c.orders[1]), ["j", "i"]);
-    // A sparse output cannot accumulate, so it is not split: the error stands.
+    // Splitting only moves reductions: operands that disagree about the output's own order
+    // stay an error, and so does a sparse output, which cannot accumulate.
+    for out in ["Dense2", "Csr"] {
+        let item: syn::ItemFn = syn::parse_str(&format!(
+            "fn f(a: &mut {out}<f64>, b: &Csr<f64>, c: &Csr<f64>) {{ a(i, j) = b(i, j) + c(j, i) }}"
+        ))
+        .unwrap();
+        let err = compile(&item)
+            .err()
+            .expect("no order for a transposed operand");
+        assert!(err.to_string().contains("store `c` as `Csc<f64>`"), "{err}");
+    }
     let item: syn::ItemFn = syn::parse_str(
         "fn f(r: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) { r(i, j) = a(i, j) + b(i, j) }",
     )

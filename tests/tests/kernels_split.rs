@@ -67,33 +67,3 @@ fn csc_scaled_and_residual_match_oracle() {
         });
     }
 }
-
-sparse_kernel! {
-    pub fn csc_plus_csr(y: &mut Dense2<f64>, a: &Csc<f64>, b: &Csr<f64>) {
-        y(i, j) = a(i, j) + b(i, j)
-    }
-}
-
-#[test]
-fn csc_plus_csr_is_split_into_two_nests() {
-    for shape in MATRIX_SHAPES {
-        sweep(|density, seed| {
-            let ae = random_entries(&shape, density, case_seed(seed, &shape, 0));
-            let be = random_entries(&shape, density, case_seed(seed, &shape, 1));
-            let (ad, bd) = (
-                DenseT::from_entries(&shape, &ae),
-                DenseT::from_entries(&shape, &be),
-            );
-            let mut expected = DenseT::zeros(&shape);
-            for i in 0..shape[0] {
-                for j in 0..shape[1] {
-                    expected.set(&[i, j], ad.get(&[i, j]) + bd.get(&[i, j]));
-                }
-            }
-            let mut y =
-                Dense2::from_vec(shape[0], shape[1], vec![3.0; shape[0] * shape[1]]).unwrap();
-            csc_plus_csr(&mut y, &build(&shape, &ae), &build(&shape, &be)).unwrap();
-            assert_close(y.as_slice(), &expected, f64::TOL, (shape, density, seed));
-        });
-    }
-}
