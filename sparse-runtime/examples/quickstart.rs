@@ -61,6 +61,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let t_list = t.elapsed();
 
+    // A second matrix B with a different pattern: the diagonal plus the four diagonal
+    // neighbours (r +- 1, c +- 1). A + B then merges two patterns that overlap only on the
+    // diagonal, so the add exercises every case of its merge lattice.
+    let mut b_entries: Vec<([usize; 2], f64)> = Vec::with_capacity(5 * rows);
+    for r in 0..N {
+        for c in 0..N {
+            let k = r * N + c;
+            b_entries.push(([k, k], 1.0));
+            for (dr, dc) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+                let (nr, nc) = (r as isize + dr, c as isize + dc);
+                if (0..N as isize).contains(&nr) && (0..N as isize).contains(&nc) {
+                    b_entries.push(([k, nr as usize * N + nc as usize], 0.5));
+                }
+            }
+        }
+    }
+
     // The same matrix in two formats. `from_entries` accepts entries in any
     // order and sums duplicates; CSR can also be built from its raw arrays
     // (`Csr::from_csr_arrays`), which are validated the same way.
@@ -70,6 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let a_coo = Coo::<f64>::from_entries(&[rows, rows], entries.iter().copied())?;
     let t_coo = t.elapsed();
+    let b_coo = Coo::<f64>::from_entries(&[rows, rows], b_entries.iter().copied())?;
     println!(
         "2-D Poisson matrix on a {N} x {N} grid: {rows} rows, {} nonzeros",
         a_csr.nnz()
@@ -90,7 +108,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     spmv_coo(&mut y_coo, &a_coo, &x)?;
     let t_spmv_coo = t.elapsed();
     let t = Instant::now();
-    add(&mut c, &a_csr, &a_coo)?;
+    add(&mut c, &a_csr, &b_coo)?;
     let t_add = t.elapsed();
 
     // The naive reference: a loop over the entry list for y = A x, and a map
@@ -102,7 +120,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         y_ref[i] += v * x[j];
     }
     let mut c_ref = BTreeMap::new();
-    for &(ij, v) in entries.iter().chain(&entries) {
+    for &(ij, v) in entries.iter().chain(&b_entries) {
         *c_ref.entry(ij).or_insert(0.0) += v;
     }
     let t_naive = t.elapsed();
@@ -143,8 +161,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ms(t_spmv_coo)
     );
     println!(
-        "        C = A + B    (Csr, Coo) {:7.2} ms   max abs error {err_add:.1e}   C has {} nonzeros",
+        "        C = A + B    (Csr, Coo) {:7.2} ms   max abs error {err_add:.1e}   B has {}, C has {} nonzeros",
         ms(t_add),
+        b_coo.nnz(),
         c.nnz()
     );
     println!("naive   y = A x and C = A + B   {:7.2} ms", ms(t_naive));
