@@ -25,7 +25,7 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt]) -> TokenStr
     // order and finalize, which keeps the output's invariants.
     quote! {
         #(#attrs)*
-        #[allow(unused_unsafe, unused_parens, clippy::all)]
+        #[allow(unused_unsafe, clippy::all)]
         #vis #sig {
             #checks
             #dims
@@ -236,7 +236,6 @@ impl Emitter<'_> {
 
     fn expr_prec(&self, e: &Expr) -> (TokenStream, u8) {
         match e {
-            Expr::Var(v) if v == "true" => (quote!(true), PREC_ATOM),
             Expr::Var(v) => (local(v).into_token_stream(), PREC_ATOM),
             Expr::Param(p) => (p.into_token_stream(), PREC_ATOM),
             Expr::Usize(n) => (Literal::usize_unsuffixed(*n).into_token_stream(), PREC_ATOM),

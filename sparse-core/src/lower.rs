@@ -116,6 +116,17 @@ impl<'k> Lowerer<'k> {
         body
     }
 
+    fn info<'s>(&self, scope: &'s Scope, v: VarId) -> LoopInfo<'s>
+    where
+        'k: 's,
+    {
+        LoopInfo {
+            kernel: self.kernel,
+            scope,
+            v,
+        }
+    }
+
     fn fail(&mut self, message: impl Into<String>) {
         self.internal_error.get_or_insert(message.into());
     }
@@ -195,11 +206,7 @@ impl<'k> Lowerer<'k> {
         target: &Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let info = LoopInfo {
-            kernel: self.kernel,
-            scope,
-            v,
-        };
+        let info = self.info(scope, v);
         let lattice = MergeLattice::build(&expr, &info);
         let writes_output = matches!(target, Target::Output);
         if writes_output && self.kernel.output_vars().contains(&v) && !lattice.is_full(&info) {
@@ -232,11 +239,7 @@ impl<'k> Lowerer<'k> {
         target: &Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let info = LoopInfo {
-            kernel: self.kernel,
-            scope,
-            v,
-        };
+        let info = self.info(scope, v);
         let Some(top) = lattice.points.first() else {
             return Vec::new();
         };
@@ -302,11 +305,7 @@ impl<'k> Lowerer<'k> {
         target: &Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let info = LoopInfo {
-            kernel: self.kernel,
-            scope,
-            v,
-        };
+        let info = self.info(scope, v);
         let top = &lattice.points[0];
         let all_sparse = drivers(top, &info).0;
         let mut stmts = Vec::new();
@@ -336,6 +335,9 @@ impl<'k> Lowerer<'k> {
                 target,
                 loop_vars,
             );
+            if cond.is_empty() {
+                self.fail("a merge loop without a driving iterator");
+            }
             stmts.push(Stmt::While(conjoin(cond), body));
         }
         stmts
@@ -414,11 +416,7 @@ impl<'k> Lowerer<'k> {
         let Some((first, rest)) = cases.split_first() else {
             return Vec::new();
         };
-        let info = LoopInfo {
-            kernel: self.kernel,
-            scope,
-            v,
-        };
+        let info = self.info(scope, v);
         let conds: Vec<IrExpr> = first
             .iters
             .iter()
@@ -816,11 +814,13 @@ fn open_sum(expr: Expr, v: VarId) -> Expr {
     }
 }
 
+/// `a && b && ...` of a non-empty list: every merge loop has a driver and every case a
+/// sparse iterator to test (a case without one is emitted without a condition).
 fn conjoin(conds: Vec<IrExpr>) -> IrExpr {
     conds
         .into_iter()
         .reduce(|a, b| bin(Op::And, a, b))
-        .unwrap_or(IrExpr::Var("true".into()))
+        .unwrap_or(IrExpr::Usize(0))
 }
 
 /// Level facts for the lattice of one loop.

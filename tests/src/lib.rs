@@ -369,6 +369,19 @@ pub fn case_seed(seed: u64, shape: &[usize], operand: u64) -> u64 {
     )
 }
 
+/// `y = A x` over any value type.
+pub fn matvec<V: TestValue>(a: &DenseT<V>, x: &DenseT<V>) -> DenseT<V> {
+    let mut y = DenseT::zeros(&[a.dim(0)]);
+    for i in 0..a.dim(0) {
+        let mut s = V::zero();
+        for j in 0..a.dim(1) {
+            s = s + a.get(&[i, j]) * x.get(&[j]);
+        }
+        y.set(&[i], s);
+    }
+    y
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

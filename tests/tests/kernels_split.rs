@@ -5,19 +5,6 @@
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
 
-fn matvec(a: &DenseT<f64>, x: &DenseT<f64>) -> DenseT<f64> {
-    let (m, n) = (a.dim(0), a.dim(1));
-    let mut y = DenseT::zeros(&[m]);
-    for i in 0..m {
-        let mut s = 0.0;
-        for j in 0..n {
-            s += a.get(&[i, j]) * x.get(&[j]);
-        }
-        y.set(&[i], s);
-    }
-    y
-}
-
 sparse_kernel! {
     pub fn axpby_csc(y: &mut Dense1<f64>, alpha: f64, a: &Csc<f64>, x: &Dense1<f64>, beta: f64, z: &SparseVec<f64>) {
         y(i) = alpha * a(i, j) * x(j) + beta * z(i)

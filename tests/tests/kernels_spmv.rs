@@ -8,20 +8,6 @@
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
 
-/// `y = A x`, written straightforwardly.
-fn matvec(a: &DenseT<f64>, x: &DenseT<f64>) -> DenseT<f64> {
-    let (m, n) = (a.dim(0), a.dim(1));
-    let mut y = DenseT::zeros(&[m]);
-    for i in 0..m {
-        let mut s = 0.0;
-        for j in 0..n {
-            s += a.get(&[i, j]) * x.get(&[j]);
-        }
-        y.set(&[i], s);
-    }
-    y
-}
-
 /// A dense output vector of length `n` holding non-zero garbage.
 fn garbage(n: usize, seed: u64) -> Dense1<f64> {
     build(&[n], &nonzero_entries(&[n], seed ^ 0x9a7b))

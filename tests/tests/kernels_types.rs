@@ -4,19 +4,6 @@
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
 
-/// `y = A x` over any value type.
-fn matvec<V: TestValue>(a: &DenseT<V>, x: &DenseT<V>) -> DenseT<V> {
-    let mut y = DenseT::zeros(&[a.dim(0)]);
-    for i in 0..a.dim(0) {
-        let mut s = V::zero();
-        for j in 0..a.dim(1) {
-            s = s + a.get(&[i, j]) * x.get(&[j]);
-        }
-        y.set(&[i], s);
-    }
-    y
-}
-
 /// SpMV for one value type and formats.
 macro_rules! spmv_case {
     ($name:ident, $V:ident, [$($A:tt)*], [$($X:tt)*]) => {
