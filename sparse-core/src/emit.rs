@@ -3,7 +3,7 @@
 
 use crate::ir::{block_uses, Assign, Expr, Op, Stmt, ValueConst};
 use crate::notation::Kernel;
-use crate::signature::is_float;
+use crate::signature::{is_float, is_unsigned};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, ToTokens};
 
@@ -253,6 +253,12 @@ impl Emitter<'_> {
                 let b = self.expr(b, p + 1);
                 let op = op_tokens(*op);
                 (quote! { #a #op #b }, p)
+            }
+            Expr::Neg(a) if is_unsigned(&self.kernel.value_type) => {
+                // Unsigned types have no `Neg`; `0 - a` keeps Rust's overflow semantics.
+                let zero = self.expr(&Expr::Value(ValueConst::Zero), PREC_ATOM);
+                let a = self.expr(a, prec(Op::Sub) + 1);
+                (quote! { #zero - #a }, prec(Op::Sub))
             }
             Expr::Neg(a) => {
                 let a = self.expr(a, PREC_UNARY);

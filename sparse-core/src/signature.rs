@@ -56,6 +56,14 @@ pub fn is_float(ty: &Type) -> bool {
     matches!(type_name(ty).as_deref(), Some("f32" | "f64"))
 }
 
+/// Whether `ty` is a primitive unsigned integer type.
+pub fn is_unsigned(ty: &Type) -> bool {
+    matches!(
+        type_name(ty).as_deref(),
+        Some("u8" | "u16" | "u32" | "u64" | "u128" | "usize")
+    )
+}
+
 /// Whether `ty` is one of [`PRIMITIVES`].
 pub fn is_primitive(ty: &Type) -> bool {
     type_name(ty).is_some_and(|n| PRIMITIVES.contains(&n.as_str()))

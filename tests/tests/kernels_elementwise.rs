@@ -5,6 +5,7 @@
 //!
 //! Sparse outputs start non-empty (they must be re-assembled, not merged
 //! into); dense outputs start with non-zero garbage (`=` overwrites).
+#![deny(warnings)]
 
 use sparse_runtime::prelude::*;
 use sparse_tests::*;

@@ -1,6 +1,7 @@
 //! Product kernels against a dense oracle: SpMM `C = A B`, SDDMM
 //! `A = B .* (C D)`, and inner products of vectors and order-3 tensors into
 //! a scalar output.
+#![deny(warnings)]
 
 use sparse_runtime::prelude::*;
 use sparse_tests::*;

@@ -4,6 +4,7 @@
 //!
 //! Every case sweeps [`MATRIX_SHAPES`] x [`DENSITIES`] x [`SEEDS`]; each
 //! operand is built from the same random entries as the oracle.
+#![deny(warnings)]
 
 use sparse_runtime::prelude::*;
 use sparse_tests::*;

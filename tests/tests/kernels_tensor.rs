@@ -1,6 +1,7 @@
 //! Higher-order kernels against a dense oracle: TTV, TTM, MTTKRP, the sum of
 //! three order-3 tensors into a CSF output, and blocked SpMV written as an
 //! order-4 kernel over `(Dense, Compressed, Dense, Dense)` (BCSR).
+#![deny(warnings)]
 
 use sparse_runtime::prelude::*;
 use sparse_tests::*;

@@ -1,5 +1,6 @@
 //! Value types other than f64: the same kernels over f32 (relative tolerance
 //! 1e-4) and i64 (small values, compared exactly).
+#![deny(warnings)]
 
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
