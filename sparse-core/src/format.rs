@@ -74,6 +74,12 @@ impl LevelFormat {
         self.kind == LevelKind::Singleton
     }
 
+    /// Appends and owns segments of child positions per parent (a `pos` array), so a
+    /// segment is opened before its loop and closed with edges after it.
+    pub fn appends_segments(&self) -> bool {
+        self.assembly() == Assembly::Append && !self.is_branchless()
+    }
+
     /// Looks up a level type name of the runtime.
     pub fn from_type_name(name: &str) -> Option<LevelFormat> {
         let (kind, unique, type_name) = match name {
@@ -121,14 +127,6 @@ impl Format {
     /// Whether every level is dense (the tensor is a dense array).
     pub fn is_all_dense(&self) -> bool {
         self.levels.iter().all(LevelFormat::is_full)
-    }
-
-    /// The storage level that holds logical mode `mode`.
-    pub fn level_of_mode(&self, mode: usize) -> usize {
-        self.mode_order
-            .iter()
-            .position(|&m| m == mode)
-            .expect("mode orders are permutations")
     }
 }
 

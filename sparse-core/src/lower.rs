@@ -3,7 +3,7 @@
 //! its sub-lattice; compute values where every output variable is bound, with scalar temporaries
 //! for inner sums; assemble sparse outputs by appending in loop order.
 
-use crate::format::{Format, LevelKind};
+use crate::format::{Assembly, Format, LevelKind};
 use crate::ir::{self, bin, call, index, var, Assign, Expr as IrExpr, Op, Stmt, ValueConst};
 use crate::iteration_graph::root_sum_vars;
 use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
@@ -492,7 +492,7 @@ impl<'k> Lowerer<'k> {
             let format = self.format(a);
             loop {
                 let k = scope.pos[a].len();
-                if k == format.order() || format.levels[k].kind != LevelKind::Dense {
+                if k == format.order() || !format.levels[k].has_locate() {
                     break;
                 }
                 let v = self.kernel.accesses[a].level_var(format, k);
@@ -689,7 +689,7 @@ impl<'k> Lowerer<'k> {
         let format = self.format(a);
         (0..format.order())
             .find(|&k| {
-                format.levels[k].kind == LevelKind::Compressed
+                format.levels[k].appends_segments()
                     && self.kernel.accesses[a].level_var(format, k) == v
             })
             .map(|k| (a, k))
@@ -702,7 +702,8 @@ impl<'k> Lowerer<'k> {
         };
         let mut stmts = Vec::new();
         let format = self.format(a);
-        for k in (0..format.order()).filter(|&k| format.levels[k].kind != LevelKind::Dense) {
+        let appending = |k: &usize| format.levels[*k].assembly() == Assembly::Append;
+        for k in (0..format.order()).filter(appending) {
             let hint = self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0));
             stmts.push(Stmt::Expr(call(
                 self.level_ref(a, k),
@@ -729,9 +730,9 @@ impl<'k> Lowerer<'k> {
             ))];
         }
         let format = self.format(a);
-        let parent_kind = format.levels[k - 1].kind;
-        let parent_pos = match (parent_kind, scope.pos[a].get(k - 1)) {
-            (LevelKind::Compressed, _) => call(self.level_ref(a, k - 1), "len", vec![]),
+        let parent_assembly = format.levels[k - 1].assembly();
+        let parent_pos = match (parent_assembly, scope.pos[a].get(k - 1)) {
+            (Assembly::Append, _) => call(self.level_ref(a, k - 1), "len", vec![]),
             (_, Some(Pos::One(p))) => p.clone(),
             _ => {
                 self.fail("output parent position unresolved");
@@ -744,7 +745,7 @@ impl<'k> Lowerer<'k> {
             "append_edges",
             vec![parent_pos, begin.clone(), var(&end_name)],
         ))];
-        if parent_kind == LevelKind::Compressed {
+        if parent_assembly == Assembly::Append {
             let v = self.kernel.accesses[a].level_var(format, k - 1);
             then.push(Stmt::Expr(call(
                 self.level_ref(a, k - 1),
@@ -766,7 +767,7 @@ impl<'k> Lowerer<'k> {
             .map(|k| {
                 let parents = match k {
                     0 => IrExpr::Usize(1),
-                    _ if self.format(a).levels[k - 1].kind == LevelKind::Compressed => {
+                    _ if self.format(a).levels[k - 1].assembly() == Assembly::Append => {
                         call(self.level_ref(a, k - 1), "len", vec![])
                     }
                     _ => self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0)),
@@ -779,7 +780,7 @@ impl<'k> Lowerer<'k> {
 
     fn compressed_levels(&self, a: AccessId) -> impl Iterator<Item = usize> + '_ {
         let format = self.format(a);
-        (0..format.order()).filter(move |&k| format.levels[k].kind == LevelKind::Compressed)
+        (0..format.order()).filter(move |&k| format.levels[k].appends_segments())
     }
 
     /// Number of parent positions of level `k` when every level above it is dense.
@@ -787,7 +788,7 @@ impl<'k> Lowerer<'k> {
         let format = self.format(a);
         if !format.levels[..k]
             .iter()
-            .all(|l| l.kind == LevelKind::Dense)
+            .all(|l| l.assembly() == Assembly::Insert)
         {
             return None;
         }
