@@ -283,6 +283,10 @@ impl Emitter<'_> {
                 let a = self.expr(a, PREC_UNARY);
                 (quote! { *#a }, PREC_UNARY)
             }
+            Expr::Select(c, a, b) => {
+                let (c, a, b) = (self.expr(c, 0), self.expr(a, 0), self.expr(b, 0));
+                (quote! { if #c { #a } else { #b } }, PREC_ATOM)
+            }
             Expr::Try(a) => {
                 let a = self.expr(a, PREC_ATOM);
                 (quote! { #a? }, PREC_ATOM)

@@ -64,6 +64,8 @@ pub enum Expr {
     Deref(Box<Expr>),
     /// `a?` (an assembly step that can fail).
     Try(Box<Expr>),
+    /// `if cond { a } else { b }`
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// Value constants.
@@ -149,6 +151,7 @@ impl fmt::Display for Expr {
             Expr::Min(a, b) => write!(f, "min({a}, {b})"),
             Expr::Deref(a) => write!(f, "*{a}"),
             Expr::Try(a) => write!(f, "{a}?"),
+            Expr::Select(c, a, b) => write!(f, "if {c} {{ {a} }} else {{ {b} }}"),
         }
     }
 }
@@ -272,6 +275,7 @@ pub fn expr_uses(e: &Expr, name: &str) -> bool {
         }
         Expr::Neg(a) | Expr::Deref(a) | Expr::Try(a) => expr_uses(a, name),
         Expr::Call(r, _, args) => expr_uses(r, name) || args.iter().any(|a| expr_uses(a, name)),
+        Expr::Select(c, a, b) => [c, a, b].iter().any(|e| expr_uses(e, name)),
     }
 }
 

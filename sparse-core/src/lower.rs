@@ -364,14 +364,6 @@ impl<'k> Lowerer<'k> {
                 vec![var(self.p_name(a, k))],
             );
             body.push(Stmt::Let(self.coord_name(a, k), false, coord));
-            if !self.format(a).levels[k].unique {
-                let run_end = call(
-                    self.level_ref(a, k),
-                    "run_end_unchecked",
-                    vec![var(self.p_name(a, k)), var(self.end_name(a, k))],
-                );
-                body.push(Stmt::Let(self.run_name(a, k), false, run_end));
-            }
         }
         let trivially_matched = !dense_driven && sparse.len() == 1;
         if !dense_driven {
@@ -380,6 +372,29 @@ impl<'k> Lowerer<'k> {
                 .reduce(|x, y| IrExpr::Min(Box::new(x), Box::new(y)))
                 .unwrap_or(IrExpr::Usize(0));
             body.push(Stmt::Let(v_name.clone(), false, min));
+        }
+        // Deduplicate only an iterator that sits at the current coordinate: scanning its run
+        // on every step of a merge would rescan it until the merge reaches it.
+        for &(a, k) in sparse
+            .iter()
+            .filter(|&&(a, k)| !self.format(a).levels[k].unique)
+        {
+            let p = var(self.p_name(a, k));
+            let run_end = call(
+                self.level_ref(a, k),
+                "run_end_unchecked",
+                vec![p.clone(), var(self.end_name(a, k))],
+            );
+            let run = if trivially_matched {
+                run_end
+            } else {
+                IrExpr::Select(
+                    Box::new(self.matches(a, k, v)),
+                    Box::new(run_end),
+                    Box::new(p),
+                )
+            };
+            body.push(Stmt::Let(self.run_name(a, k), false, run));
         }
         let cases: Vec<LatticePoint> = lattice.sub_points(point).cloned().collect();
         body.extend(self.cases(scope, v, &cases, trivially_matched, target, loop_vars));
