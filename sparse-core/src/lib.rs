@@ -65,7 +65,7 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
         let mut body = Vec::new();
         for part in &parts {
             match lower::lower(&part.kernel, &part.order) {
-                Ok(lowered) => body.extend(lowered.body),
+                Ok(stmts) => body.extend(stmts),
                 Err(internal) => {
                     diags.error(
                         item.sig.ident.span(),

@@ -9,12 +9,6 @@ use crate::iteration_graph::root_sum_vars;
 use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
 use crate::notation::{AccessId, AssignOp, Expr, Kernel, Output, VarId};
 
-/// The lowered kernel body.
-pub struct Lowered {
-    /// Statements of the body (after shape checks and bindings).
-    pub body: Vec<Stmt>,
-}
-
 /// Position of a resolved level of an access.
 #[derive(Clone, Debug)]
 enum Pos {
@@ -42,15 +36,14 @@ enum Target {
     Temp(String),
 }
 
-/// Lowers a checked kernel under a loop order.
-pub fn lower(kernel: &Kernel, order: &[VarId]) -> Result<Lowered, String> {
+/// Lowers a checked kernel under a loop order to the statements of its body (which follow
+/// the shape checks and bindings), or reports an internal invariant failure.
+pub fn lower(kernel: &Kernel, order: &[VarId]) -> Result<Vec<Stmt>, String> {
     let mut l = Lowerer::new(kernel, order);
     let body = l.run();
     match l.internal_error {
         Some(e) => Err(e),
-        None => Ok(Lowered {
-            body: ir::prune_unused_lets(body),
-        }),
+        None => Ok(ir::prune_unused_lets(body)),
     }
 }
 
