@@ -3,7 +3,7 @@
 //! its sub-lattice; compute values where every output variable is bound, with scalar temporaries
 //! for inner sums; assemble sparse outputs by appending in loop order.
 
-use crate::format::{Assembly, Format, LevelKind};
+use crate::format::{Assembly, Format};
 use crate::ir::{self, bin, call, index, var, Assign, Expr as IrExpr, Op, Stmt, ValueConst};
 use crate::iteration_graph::root_sum_vars;
 use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
@@ -539,24 +539,22 @@ impl<'k> Lowerer<'k> {
     ) -> Vec<Stmt> {
         let (p, end) = (self.p_name(a, k), self.end_name(a, k));
         let parent = k.checked_sub(1).and_then(|j| scope.pos[a].get(j)).cloned();
-        match (self.format(a).levels[k].kind, parent) {
-            (LevelKind::Singleton, Some(Pos::Run(lo, hi))) => {
+        // A branchless level's positions are its parent's; otherwise its `pos` array gives the
+        // segment below the parent position (the root's is position 0).
+        match (self.format(a).levels[k].is_branchless(), parent) {
+            (true, Some(Pos::Run(lo, hi))) => {
                 vec![Stmt::Let(p, mutable, lo), Stmt::Let(end, false, hi)]
             }
-            (LevelKind::Singleton, Some(Pos::One(q))) => vec![
+            (true, Some(Pos::One(q))) => vec![
                 Stmt::Let(p, mutable, q.clone()),
                 Stmt::Let(end, false, bin(Op::Add, q, IrExpr::Usize(1))),
             ],
-            (LevelKind::Compressed, None) => {
-                let bounds = call(
-                    self.level_ref(a, k),
-                    "pos_bounds_unchecked",
-                    vec![IrExpr::Usize(0)],
-                );
-                vec![Stmt::LetPair(p, end, mutable, bounds)]
-            }
-            (LevelKind::Compressed, Some(Pos::One(q))) => {
-                let bounds = call(self.level_ref(a, k), "pos_bounds_unchecked", vec![q]);
+            (false, parent @ (None | Some(Pos::One(_)))) => {
+                let parent = match parent {
+                    Some(Pos::One(q)) => q,
+                    _ => IrExpr::Usize(0),
+                };
+                let bounds = call(self.level_ref(a, k), "pos_bounds_unchecked", vec![parent]);
                 vec![Stmt::LetPair(p, end, mutable, bounds)]
             }
             _ => {
