@@ -2,7 +2,8 @@
 //! tensor, operators are supported. The result is a [`Kernel`] with explicit sums.
 
 use crate::diagnostic::Diagnostics;
-use crate::format::{Format, LevelKind};
+use crate::format::{Assembly, Format};
+use crate::names::same;
 use crate::notation::{
     Access, AssignOp, BinOp, Expr, IndexVar, Kernel, Literal, Output, ScalarParam, TensorParam,
     VarId,
@@ -22,12 +23,16 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
         other => path_ident(other),
     });
     for param in &params {
-        check_param(param, output_name.as_ref() == Some(&param.name), diags);
+        check_param(
+            param,
+            output_name.as_ref().is_some_and(|n| same(n, &param.name)),
+            diags,
+        );
     }
     let (lhs, op, rhs) = statement?;
     let mut builder = Builder::new(&params);
     builder.unreadable = param_names(&item.sig)
-        .filter(|n| params.iter().all(|p| p.name != *n))
+        .filter(|n| params.iter().all(|p| !same(&p.name, n)))
         .collect();
     let output = builder.output(lhs, op, diags);
     let rhs = builder.expr(rhs, diags);
@@ -108,13 +113,19 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
         );
     }
     let levels = &format.levels;
-    if levels[0].kind == LevelKind::Singleton {
+    let (Some(first), Some(last)) = (levels.first(), levels.last()) else {
+        return;
+    };
+    if first.is_branchless() {
         diags.error(
             param.type_span,
-            "a `Singleton` level cannot be the first level: it needs a parent level",
+            format!(
+                "a `{}` level cannot be the first level: it needs a parent level",
+                first.type_name
+            ),
         );
     }
-    if !levels[levels.len() - 1].unique {
+    if !last.unique {
         diags.error_help(
             param.type_span,
             "the last level of a tensor must be unique",
@@ -122,7 +133,7 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
         );
     }
     for pair in levels.windows(2) {
-        if !pair[0].unique && pair[1].kind != LevelKind::Singleton {
+        if !pair[0].unique && !pair[1].is_branchless() {
             diags.error_help(
                 param.type_span,
                 format!(
@@ -240,6 +251,7 @@ impl<'p> Builder<'p> {
                     b.tensors.push(TensorParam {
                         name: p.name.clone(),
                         format: format.clone(),
+                        written_type: p.inner.clone(),
                     });
                     b.tensor_params.push(p);
                 }
@@ -253,11 +265,11 @@ impl<'p> Builder<'p> {
     }
 
     fn param(&self, name: &Ident) -> Option<&'p Param> {
-        self.params.iter().find(|p| p.name == *name)
+        self.params.iter().find(|p| same(&p.name, name))
     }
 
     fn var(&mut self, name: &Ident) -> VarId {
-        if let Some(v) = self.vars.iter().position(|v| v.name == *name) {
+        if let Some(v) = self.vars.iter().position(|v| same(&v.name, name)) {
             return v;
         }
         self.vars.push(IndexVar { name: name.clone() });
@@ -316,7 +328,7 @@ impl<'p> Builder<'p> {
     }
 
     fn unknown_name(&self, name: &Ident, diags: &mut Diagnostics) {
-        if self.unreadable.contains(name) {
+        if self.unreadable.iter().any(|u| same(u, name)) {
             return;
         }
         let tensors: Vec<String> = self
@@ -410,7 +422,7 @@ impl<'p> Builder<'p> {
             }
             vars.push(v);
         }
-        let tensor = self.tensors.iter().position(|t| t.name == *name)?;
+        let tensor = self.tensors.iter().position(|t| same(&t.name, name))?;
         self.accesses.push(Access {
             tensor,
             vars,
@@ -500,7 +512,7 @@ impl<'p> Builder<'p> {
                 None
             }
             ParamKind::Scalar if param.passing == Passing::Value => {
-                let id = self.scalars.iter().position(|s| s.name == name)?;
+                let id = self.scalars.iter().position(|s| same(&s.name, &name))?;
                 Some(Expr::Scalar(id))
             }
             ParamKind::Scalar => {
@@ -538,8 +550,10 @@ impl<'p> Builder<'p> {
         }
         for p in self.params {
             let is_output = match output {
-                Output::Tensor(_) => out_tensor.is_some_and(|t| self.tensors[t].name == p.name),
-                Output::Scalar(name) => *name == p.name,
+                Output::Tensor(_) => {
+                    out_tensor.is_some_and(|t| same(&self.tensors[t].name, &p.name))
+                }
+                Output::Scalar(name) => same(name, &p.name),
             };
             if p.passing == Passing::Mutable && !is_output {
                 diags.error_spanned(
@@ -551,24 +565,35 @@ impl<'p> Builder<'p> {
         }
     }
 
-    /// Every tensor and the scalar output share one value type.
+    /// Every tensor, the scalar output and every scalar input share one value type.
     fn check_value_types(&self, diags: &mut Diagnostics) {
         let Some(first) = self.value_params().next() else {
             return;
         };
         let expected = first.value_type.to_token_stream().to_string();
-        for p in self.value_params().skip(1) {
+        for p in self.params.iter().filter(|p| !std::ptr::eq(*p, first)) {
             let found = p.value_type.to_token_stream().to_string();
-            if found != expected {
-                diags.error_spanned(
-                    &p.ty,
-                    format!(
-                        "`{}` holds `{found}` but `{}` holds `{expected}`",
-                        p.name, first.name
-                    ),
-                    "every tensor of a kernel has the same value type",
-                );
+            if found == expected {
+                continue;
             }
+            let (what, help) = match (&p.kind, p.passing) {
+                (ParamKind::Scalar, Passing::Value) => (
+                    format!("scalar `{}` is `{found}`", p.name),
+                    format!(
+                        "a scalar parameter has the kernel's value type: write `{}: {expected}`",
+                        p.name
+                    ),
+                ),
+                _ => (
+                    format!("`{}` holds `{found}`", p.name),
+                    "every tensor of a kernel has the same value type".to_string(),
+                ),
+            };
+            diags.error_spanned(
+                &p.ty,
+                format!("{what} but `{}` holds `{expected}`", first.name),
+                help,
+            );
         }
     }
 
@@ -624,7 +649,12 @@ impl<'p> Builder<'p> {
             return e;
         }
         match e {
-            Expr::Neg(inner) => Expr::Neg(Box::new(self.sum_over(*inner, &used))),
+            // -Σ e = Σ -e: the sum stays at the root of its term, where a dense output may
+            // run its loops outside the output's own (and `split` distributes it).
+            Expr::Neg(inner) => match self.sum_over(*inner, &used) {
+                Expr::Sum(vars, body) => Expr::Sum(vars, Box::new(Expr::Neg(body))),
+                other => Expr::Neg(Box::new(other)),
+            },
             Expr::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) => {
                 let here: Vec<VarId> = used
                     .iter()
@@ -696,28 +726,34 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
     );
 }
 
-/// Output levels the assembler supports: dense levels (insert) on top, then levels that
-/// append. A branchless `Singleton` level appends in lockstep with its parent, which must then
-/// be non-unique (one parent position per entry, as in COO).
+/// Output formats the assembler supports, derived from each level's assembly capability: a
+/// level that inserts (computes positions from coordinates) needs a parent that inserts too, so
+/// the inserting levels form a prefix; a level that appends segments (it has a `pos` array) can
+/// sit under any parent; a branchless level appends in lockstep with its parent, one
+/// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
     let levels = &format.levels;
     for (k, level) in levels.iter().enumerate() {
-        let next_is_singleton = levels
-            .get(k + 1)
-            .is_some_and(|l| l.kind == LevelKind::Singleton);
-        let after_sparse = levels[..k].iter().any(|l| l.kind != LevelKind::Dense);
-        let supported = match level.kind {
-            LevelKind::Dense => !after_sparse,
-            LevelKind::Compressed | LevelKind::Singleton => level.unique != next_is_singleton,
+        let parent = k.checked_sub(1).map(|j| &levels[j]);
+        let parent_appends = parent.is_some_and(|p| p.assembly() == Assembly::Append);
+        let reason = match level.assembly() {
+            Assembly::Insert if parent_appends => Some(
+                "inserts (its positions are computed from coordinates) below a level that appends",
+            ),
+            Assembly::Append if level.is_branchless() => match parent {
+                Some(p) if p.assembly() == Assembly::Append && !p.unique => None,
+                _ => Some("appends in lockstep with its parent, which must be a non-unique level that appends"),
+            },
+            _ => None,
         };
-        if !supported {
+        if let Some(reason) = reason {
             diags.error_spanned(
                 &param.ty,
                 format!(
-                    "output format {} is not supported yet: its `{}` level (level {k}) cannot be assembled",
+                    "output format `{}` cannot be assembled: its `{}` level (level {k}) {reason}",
                     format.written, level.type_name
                 ),
-                "use an output whose `Dense` levels come first, followed by `Compressed` levels or a COO tail \
+                "use an output whose `Dense` levels come first, followed by `Compressed` levels or COO runs \
                  (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`), e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>`, `Coo<f64>` or `Dense2<f64>`",
             );
             return;

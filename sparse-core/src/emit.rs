@@ -1,32 +1,52 @@
 //! Rust emission: the IR becomes a plain monomorphic function that checks shapes on entry, binds
 //! the level structs it uses, and runs the loop nest calling `#[inline]` level functions.
+//!
+//! Soundness rests on rustc's type check: the expanded signature names every tensor by the
+//! canonical runtime type the compiler assumed (absolute paths), and the body asserts that the
+//! type the user wrote is that type, so an alias, re-export or look-alike type is a compile
+//! error rather than a wrong layout. Every local is an identifier from [`Names`] with a
+//! mixed-site span, out of reach of user identifiers.
 
-use crate::ir::{block_uses, Assign, Expr, Op, Stmt, ValueConst};
+use crate::ir::{visit_locals, Assign, Expr, Local, Op, Stmt, ValueConst};
+use crate::names::Names;
 use crate::notation::Kernel;
 use crate::signature::{is_float, is_unsigned};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, ToTokens};
+use std::collections::HashSet;
 
 /// The whole generated function.
-pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt]) -> TokenStream {
+pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Names) -> TokenStream {
     let attrs = &item.attrs;
     let vis = &item.vis;
-    let sig = signature(&item.sig);
+    let sig = canonical_signature(&item.sig, kernel);
+    let mut used = HashSet::new();
+    visit_locals(body, &mut |l| {
+        used.insert(l);
+    });
+    let e = Emitter {
+        kernel,
+        names,
+        used: &used,
+    };
+    let assertions = type_assertions(kernel);
     let checks = shape_checks(kernel);
-    let dims = dim_bindings(kernel, body);
-    let bindings = tensor_bindings(kernel, body);
-    let e = Emitter { kernel };
+    let dims = e.dim_bindings();
+    let bindings = e.tensor_bindings();
     let stmts = e.block(body);
     // SAFETY (of the block below): every position passed to an `_unchecked` level function or
     // slice access comes from a level's own `pos_bounds`, from `locate` over coordinates below
-    // the level size, or from a parent position of a validated tensor; the shape checks above
-    // make every dimension bound by one index variable equal, so coordinates read from one
-    // tensor index the others in range; `assembly_parts` is used to append only in coordinate
-    // order and finalize, which keeps the output's invariants.
+    // the level size, or from a parent position of a validated tensor, and is read only where
+    // its operand is present; the shape checks above make every dimension bound by one index
+    // variable equal, so coordinates read from one tensor index the others in range; the
+    // assertions above make rustc prove each tensor has the format the code was generated
+    // for; `assembly_parts` is used to append only in coordinate order and finalize, which
+    // keeps the output's invariants.
     quote! {
         #(#attrs)*
         #[allow(unused_unsafe, clippy::all)]
         #vis #sig {
+            #assertions
             #checks
             #dims
             unsafe {
@@ -38,6 +58,14 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt]) -> TokenStr
     }
 }
 
+/// Every local a kernel's code binds or reads (the body's, and the bindings emission adds),
+/// for naming them.
+pub fn locals(kernel: &Kernel, body: &[Stmt]) -> Vec<Local> {
+    let mut out: Vec<Local> = (0..kernel.tensors.len()).map(Local::Assembly).collect();
+    visit_locals(body, &mut |l| out.push(l));
+    out
+}
+
 /// The user's signature, returning `Result<(), Error>`.
 pub fn signature(sig: &syn::Signature) -> syn::Signature {
     let mut sig = sig.clone();
@@ -45,24 +73,73 @@ pub fn signature(sig: &syn::Signature) -> syn::Signature {
     sig
 }
 
-fn local(name: &str) -> Ident {
-    Ident::new(name, Span::mixed_site())
+/// The signature with every tensor parameter's type replaced by its canonical runtime type.
+fn canonical_signature(sig: &syn::Signature, kernel: &Kernel) -> syn::Signature {
+    let mut sig = signature(sig);
+    for arg in sig.inputs.iter_mut() {
+        let syn::FnArg::Typed(pt) = arg else {
+            continue;
+        };
+        let syn::Pat::Ident(pat) = &*pt.pat else {
+            continue;
+        };
+        let Some(tensor) = kernel
+            .tensors
+            .iter()
+            .find(|t| crate::names::same(&t.name, &pat.ident))
+        else {
+            continue;
+        };
+        let canonical = tensor.format.canonical_type(&kernel.value_type);
+        let mutability = match ungroup(&pt.ty) {
+            syn::Type::Reference(r) => r.mutability,
+            _ => None,
+        };
+        *pt.ty = syn::parse_quote!(&#mutability #canonical);
+    }
+    sig
+}
+
+fn ungroup(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Group(g) => ungroup(&g.elem),
+        syn::Type::Paren(p) => ungroup(&p.elem),
+        other => other,
+    }
+}
+
+/// `PhantomData<written> : PhantomData<canonical>` for every tensor: rustc rejects the kernel
+/// (at the type the user wrote) unless the written type is the canonical one.
+fn type_assertions(kernel: &Kernel) -> TokenStream {
+    kernel
+        .tensors
+        .iter()
+        .map(|t| {
+            let canonical = t.format.canonical_type(&kernel.value_type);
+            let written = &t.written_type;
+            quote! {
+                let _: ::core::marker::PhantomData<#canonical> =
+                    ::core::marker::PhantomData::<#written>;
+            }
+        })
+        .collect()
 }
 
 /// Every index variable binds dimensions of equal size: checked once per (tensor, mode) pair.
 fn shape_checks(kernel: &Kernel) -> TokenStream {
     let fn_name = kernel.name.to_string();
-    let mut checks = TokenStream::new();
-    for (v, var) in kernel.vars.iter().enumerate() {
-        let mut seen: Vec<(usize, usize)> = Vec::new();
-        for access in &kernel.accesses {
-            for (mode, _) in access.vars.iter().enumerate().filter(|(_, &u)| u == v) {
-                if !seen.contains(&(access.tensor, mode)) {
-                    seen.push((access.tensor, mode));
-                }
+    let mut per_var: Vec<Vec<(usize, usize)>> = vec![Vec::new(); kernel.vars.len()];
+    let mut seen = HashSet::new();
+    for access in &kernel.accesses {
+        for (mode, &v) in access.vars.iter().enumerate() {
+            if seen.insert((access.tensor, mode)) {
+                per_var[v].push((access.tensor, mode));
             }
         }
-        let Some((&(t0, m0), rest)) = seen.split_first() else {
+    }
+    let mut checks = TokenStream::new();
+    for (var, uses) in kernel.vars.iter().zip(&per_var) {
+        let Some((&(t0, m0), rest)) = uses.split_first() else {
             continue;
         };
         let first = &kernel.tensors[t0].name;
@@ -70,7 +147,9 @@ fn shape_checks(kernel: &Kernel) -> TokenStream {
             let other = &kernel.tensors[t].name;
             let message = format!(
                 "index variable `{var}` has size {{}} in `{first}` (mode {m0}) but size {{}} in `{other}` (mode {m})",
-                var = var.name
+                var = crate::names::plain(&var.name),
+                first = crate::names::plain(first),
+                other = crate::names::plain(other),
             );
             checks.extend(quote! {
                 if #other.shape()[#m] != #first.shape()[#m0] {
@@ -85,76 +164,83 @@ fn shape_checks(kernel: &Kernel) -> TokenStream {
     checks
 }
 
-/// `let dim_i = a.shape()[0];` for every dimension the body reads.
-fn dim_bindings(kernel: &Kernel, body: &[Stmt]) -> TokenStream {
-    let mut out = TokenStream::new();
-    for (v, var) in kernel.vars.iter().enumerate() {
-        let name = format!("dim_{}", var.name);
-        if !block_uses(body, &name) {
-            continue;
-        }
-        let Some((access, mode)) = kernel
-            .accesses
-            .iter()
-            .find_map(|a| a.vars.iter().position(|&u| u == v).map(|m| (a, m)))
-        else {
-            continue;
-        };
-        let tensor = &kernel.tensors[access.tensor].name;
-        let local = local(&name);
-        out.extend(quote! { let #local = #tensor.shape()[#mode]; });
-    }
-    out
-}
-
-/// Binds the level structs and value arrays the body uses; the output through
-/// `assembly_parts`, the only mutable access to a tensor's storage.
-fn tensor_bindings(kernel: &Kernel, body: &[Stmt]) -> TokenStream {
-    let mut out = TokenStream::new();
-    let output_tensor = kernel.output_access().map(|a| kernel.accesses[a].tensor);
-    for (t, tensor) in kernel.tensors.iter().enumerate() {
-        let name = &tensor.name;
-        let levels: Vec<TokenStream> = (0..tensor.format.order())
-            .map(|k| {
-                let l = format!("{name}_l{k}");
-                if block_uses(body, &l) {
-                    local(&l).into_token_stream()
-                } else {
-                    quote!(_)
-                }
-            })
-            .collect();
-        let uses_levels = levels.iter().any(|l| l.to_string() != "_");
-        let vals_name = format!("{name}_vals");
-        let vals = local(&vals_name);
-        let uses_vals = block_uses(body, &vals_name);
-        if Some(t) == output_tensor {
-            if !uses_levels {
-                out.extend(quote! { let (_, #vals) = #name.assembly_parts(); });
-                continue;
-            }
-            let lv = local(&format!("{name}_levels"));
-            out.extend(quote! {
-                let (#lv, #vals) = #name.assembly_parts();
-                let (#(#levels,)*) = #lv;
-            });
-            continue;
-        }
-        if uses_levels {
-            out.extend(quote! { let (#(#levels,)*) = #name.levels(); });
-        }
-        if uses_vals {
-            out.extend(quote! { let #vals = #name.vals(); });
-        }
-    }
-    out
-}
-
 struct Emitter<'k> {
     kernel: &'k Kernel,
+    names: &'k Names,
+    used: &'k HashSet<Local>,
 }
 
 impl Emitter<'_> {
+    fn local(&self, l: Local) -> Ident {
+        Ident::new(self.names.get(l), Span::mixed_site())
+    }
+
+    /// `let dim_i = a.shape()[0];` for every dimension the body reads.
+    fn dim_bindings(&self) -> TokenStream {
+        let kernel = self.kernel;
+        let mut out = TokenStream::new();
+        for v in 0..kernel.vars.len() {
+            if !self.used.contains(&Local::Dim(v)) {
+                continue;
+            }
+            let Some((access, mode)) = kernel
+                .accesses
+                .iter()
+                .find_map(|a| a.vars.iter().position(|&u| u == v).map(|m| (a, m)))
+            else {
+                continue;
+            };
+            let tensor = &kernel.tensors[access.tensor].name;
+            let local = self.local(Local::Dim(v));
+            out.extend(quote! { let #local = #tensor.shape()[#mode]; });
+        }
+        out
+    }
+
+    /// Binds the level structs and value arrays the body uses; a sparse output's through
+    /// `assembly_parts`, the only mutable access to a tensor's storage, a dense output's
+    /// values through `vals_mut` (its structure never changes).
+    fn tensor_bindings(&self) -> TokenStream {
+        let kernel = self.kernel;
+        let mut out = TokenStream::new();
+        let output_tensor = kernel.output_access().map(|a| kernel.accesses[a].tensor);
+        for (t, tensor) in kernel.tensors.iter().enumerate() {
+            let name = &tensor.name;
+            let levels: Vec<TokenStream> = (0..tensor.format.order())
+                .map(|k| match self.used.contains(&Local::Level(t, k)) {
+                    true => self.local(Local::Level(t, k)).into_token_stream(),
+                    false => quote!(_),
+                })
+                .collect();
+            let uses_levels =
+                (0..tensor.format.order()).any(|k| self.used.contains(&Local::Level(t, k)));
+            let vals = self.local(Local::Vals(t));
+            let uses_vals = self.used.contains(&Local::Vals(t));
+            if Some(t) == output_tensor && !tensor.format.is_all_dense() {
+                let parts = self.local(Local::Assembly(t));
+                out.extend(quote! {
+                    let (#parts, #vals) = #name.assembly_parts();
+                    let (#(#levels,)*) = #parts;
+                });
+                continue;
+            }
+            let is_output = Some(t) == output_tensor;
+            if uses_levels && is_output {
+                // A dense output's levels are `Dense` (plain sizes, `Copy`): copied, so that
+                // its values can be borrowed mutably below.
+                out.extend(quote! { let (#(#levels,)*) = *#name.levels(); });
+            } else if uses_levels {
+                out.extend(quote! { let (#(#levels,)*) = #name.levels(); });
+            }
+            match (uses_vals, is_output) {
+                (true, true) => out.extend(quote! { let #vals = #name.vals_mut(); }),
+                (true, false) => out.extend(quote! { let #vals = #name.vals(); }),
+                (false, _) => {}
+            }
+        }
+        out
+    }
+
     fn block(&self, stmts: &[Stmt]) -> TokenStream {
         stmts.iter().map(|s| self.stmt(s)).collect()
     }
@@ -162,14 +248,14 @@ impl Emitter<'_> {
     fn stmt(&self, s: &Stmt) -> TokenStream {
         match s {
             Stmt::Let(name, mutable, value) => {
-                let name = local(name);
+                let name = self.local(*name);
                 let value = self.expr(value, 0);
                 let m = mutable.then(|| quote!(mut));
                 quote! { let #m #name = #value; }
             }
             Stmt::LetPair(a, b, mutable, value) => {
-                let a = pattern(a);
-                let b = pattern(b);
+                let a = self.pattern(a);
+                let b = self.pattern(b);
                 let m = mutable.then(|| quote!(mut));
                 let value = self.expr(value, 0);
                 quote! { let (#m #a, #b) = #value; }
@@ -183,7 +269,7 @@ impl Emitter<'_> {
                 }
             }
             Stmt::For(v, lo, hi, body) => {
-                let v = local(v);
+                let v = self.local(*v);
                 let (lo, hi) = (self.expr(lo, 0), self.expr(hi, 0));
                 let body = self.block(body);
                 quote! { for #v in #lo..#hi { #body } }
@@ -236,7 +322,12 @@ impl Emitter<'_> {
 
     fn expr_prec(&self, e: &Expr) -> (TokenStream, u8) {
         match e {
-            Expr::Var(v) => (local(v).into_token_stream(), PREC_ATOM),
+            Expr::Var(v) => (self.local(*v).into_token_stream(), PREC_ATOM),
+            Expr::Bool(b) => (quote!(#b), PREC_ATOM),
+            Expr::Pair(a, b) => {
+                let (a, b) = (self.expr(a, 0), self.expr(b, 0));
+                (quote! { (#a, #b) }, PREC_ATOM)
+            }
             Expr::Param(p) => (p.into_token_stream(), PREC_ATOM),
             Expr::Usize(n) => (Literal::usize_unsuffixed(*n).into_token_stream(), PREC_ATOM),
             Expr::Value(ValueConst::Zero) => {
@@ -283,14 +374,22 @@ impl Emitter<'_> {
                 let a = self.expr(a, PREC_UNARY);
                 (quote! { *#a }, PREC_UNARY)
             }
+            // Parenthesized wherever it is an operand, so it never starts a statement.
             Expr::Select(c, a, b) => {
                 let (c, a, b) = (self.expr(c, 0), self.expr(a, 0), self.expr(b, 0));
-                (quote! { if #c { #a } else { #b } }, PREC_ATOM)
+                (quote! { if #c { #a } else { #b } }, 0)
             }
             Expr::Try(a) => {
                 let a = self.expr(a, PREC_ATOM);
                 (quote! { #a? }, PREC_ATOM)
             }
+        }
+    }
+
+    fn pattern(&self, local: &Option<Local>) -> TokenStream {
+        match local {
+            Some(l) => self.local(*l).into_token_stream(),
+            None => quote!(_),
         }
     }
 
@@ -320,14 +419,6 @@ impl Emitter<'_> {
     }
 }
 
-fn pattern(name: &str) -> TokenStream {
-    if name == "_" {
-        quote!(_)
-    } else {
-        local(name).into_token_stream()
-    }
-}
-
 const PREC_ATOM: u8 = 10;
 const PREC_UNARY: u8 = 9;
 
@@ -337,6 +428,7 @@ fn prec(op: Op) -> u8 {
         Op::Add | Op::Sub => 5,
         Op::Lt | Op::Eq | Op::Gt => 3,
         Op::And => 2,
+        Op::Or => 1,
     }
 }
 
@@ -350,5 +442,6 @@ fn op_tokens(op: Op) -> TokenStream {
         Op::Eq => quote!(==),
         Op::Gt => quote!(>),
         Op::And => quote!(&&),
+        Op::Or => quote!(||),
     }
 }

@@ -2,6 +2,9 @@
 //! described by its capabilities and properties, and the code generator reasons only about
 //! those, never about named formats.
 
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
 /// The level kinds the runtime provides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LevelKind {
@@ -40,6 +43,8 @@ pub struct LevelFormat {
     pub unique: bool,
     /// Runtime type name (`Compressed`, `CompressedNonUnique`, ...), for messages.
     pub type_name: &'static str,
+    /// The index type of its `pos`/`crd` arrays as written (`u64`), if not the default.
+    pub index: Option<syn::Type>,
 }
 
 impl LevelFormat {
@@ -94,7 +99,22 @@ impl LevelFormat {
             kind,
             unique,
             type_name,
+            index: None,
         })
+    }
+
+    /// Whether the level stores coordinates in an index-typed array (takes `<I>`).
+    pub fn has_index_type(&self) -> bool {
+        self.kind != LevelKind::Dense
+    }
+
+    /// The runtime type by absolute path, with its index type as written.
+    pub fn canonical_type(&self) -> TokenStream {
+        let name = Ident::new(self.type_name, Span::call_site());
+        match &self.index {
+            Some(i) => quote!(::sparse_runtime::#name<#i>),
+            None => quote!(::sparse_runtime::#name),
+        }
     }
 }
 
@@ -114,6 +134,8 @@ pub struct Format {
     pub levels: Vec<LevelFormat>,
     /// `mode_order[k]` is the logical mode stored by level `k`.
     pub mode_order: Vec<usize>,
+    /// Whether the mode order is spelled `Modes<..>` (else it is `Identity`, written or not).
+    pub modes_spelled: bool,
     /// The type as written, for messages (`Csr<f64>`).
     pub written: String,
 }
@@ -127,6 +149,22 @@ impl Format {
     /// Whether every level is dense (the tensor is a dense array).
     pub fn is_all_dense(&self) -> bool {
         self.levels.iter().all(LevelFormat::is_full)
+    }
+
+    /// The runtime type this format names, by absolute path: what the generated code assumes,
+    /// and what the expanded signature makes rustc check every argument against.
+    pub fn canonical_type(&self, value_type: &syn::Type) -> TokenStream {
+        let levels = self.levels.iter().map(LevelFormat::canonical_type);
+        let order = if self.modes_spelled {
+            let modes = self
+                .mode_order
+                .iter()
+                .map(|&m| Literal::usize_unsuffixed(m));
+            quote!(::sparse_runtime::Modes<#(#modes),*>)
+        } else {
+            quote!(::sparse_runtime::Identity)
+        };
+        quote!(::sparse_runtime::Tensor<#value_type, (#(#levels,)*), #order>)
     }
 }
 
@@ -175,17 +213,30 @@ const fn alias(
 }
 
 impl Alias {
-    /// The format this alias names.
-    pub fn format(&self, written: String) -> Format {
+    /// The format this alias names, with `index` as the index type of its sparse levels.
+    pub fn format(&self, index: Option<&syn::Type>, written: String) -> Format {
+        let levels = self
+            .levels
+            .iter()
+            .filter_map(|l| LevelFormat::from_type_name(l))
+            .map(|mut level| {
+                if level.has_index_type() {
+                    level.index = index.cloned();
+                }
+                level
+            })
+            .collect();
         Format {
-            levels: self
-                .levels
-                .iter()
-                .map(|l| LevelFormat::from_type_name(l).expect("alias levels are known"))
-                .collect(),
+            levels,
             mode_order: self.modes.to_vec(),
+            modes_spelled: self.modes.iter().enumerate().any(|(k, &m)| k != m),
             written,
         }
+    }
+
+    /// Whether the alias takes an index type parameter (`Csr<V, I>`; `Dense2<V>` does not).
+    pub fn takes_index(&self) -> bool {
+        self.levels.iter().any(|l| *l != "Dense")
     }
 
     /// The alias naming these levels and mode order, if there is one.

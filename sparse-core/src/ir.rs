@@ -1,7 +1,49 @@
 //! A small imperative IR between lowering and Rust emission: loops, merges, cases and calls of
 //! level functions. It prints as Rust-like pseudo-code for debugging and review.
+//!
+//! Every local of the generated code is a [`Local`]: a structured name (which iterator, which
+//! level, which temporary) rather than a string, so that two different locals can never be
+//! confused by a naming convention. [`crate::names::Names`] turns them into distinct identifiers.
 
+use crate::names::Names;
+use crate::notation::{AccessId, TensorId, VarId};
+use std::collections::HashSet;
 use std::fmt;
+
+/// A local of the generated code. Lowering invents these; none is reachable from user code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Local {
+    /// The loop variable (coordinate) of an index variable.
+    Index(VarId),
+    /// The size of an index variable's dimension.
+    Dim(VarId),
+    /// The position of an access at a level (iterated or located).
+    Pos(AccessId, usize),
+    /// The end of a position iterator.
+    End(AccessId, usize),
+    /// The coordinate under a position iterator.
+    Coord(AccessId, usize),
+    /// The end of a run of equal coordinates of a non-unique level (deduplication).
+    RunEnd(AccessId, usize),
+    /// Whether a position iterator sits at the current coordinate (compact merge).
+    Matched(AccessId, usize),
+    /// Whether an access is present at the current point (its levels so far all matched).
+    Present(AccessId, usize),
+    /// The first position of the output segment appended by a loop.
+    SegBegin(AccessId, usize),
+    /// The end of the output segment appended by a loop.
+    SegEnd(AccessId, usize),
+    /// A scalar temporary accumulating an inner sum.
+    Temp(usize),
+    /// Whether an inner sum received at least one term.
+    TempSome(usize),
+    /// Level `k` of a tensor parameter.
+    Level(TensorId, usize),
+    /// The values of a tensor parameter.
+    Vals(TensorId),
+    /// The assembly guard of a sparse output.
+    Assembly(TensorId),
+}
 
 /// Operators of index and value arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +64,8 @@ pub enum Op {
     Gt,
     /// `&&`
     And,
+    /// `||`
+    Or,
 }
 
 impl Op {
@@ -35,6 +79,7 @@ impl Op {
             Op::Eq => "==",
             Op::Gt => ">",
             Op::And => "&&",
+            Op::Or => "||",
         }
     }
 }
@@ -42,12 +87,14 @@ impl Op {
 /// An IR expression.
 #[derive(Clone, Debug)]
 pub enum Expr {
-    /// A local variable of the generated code.
-    Var(String),
+    /// A local of the generated code.
+    Var(Local),
     /// A parameter of the kernel (emitted with the user's span).
     Param(proc_macro2::Ident),
     /// An index constant.
     Usize(usize),
+    /// A boolean constant.
+    Bool(bool),
     /// A value-typed constant, already typed (`2f64`), or zero.
     Value(ValueConst),
     /// `a op b`
@@ -66,6 +113,8 @@ pub enum Expr {
     Try(Box<Expr>),
     /// `if cond { a } else { b }`
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `(a, b)`
+    Pair(Box<Expr>, Box<Expr>),
 }
 
 /// Value constants.
@@ -90,13 +139,13 @@ pub enum Assign {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     /// `let [mut] name = value;`
-    Let(String, bool, Expr),
-    /// `let (a, b) = value;` with `a` optionally mutable.
-    LetPair(String, String, bool, Expr),
+    Let(Local, bool, Expr),
+    /// `let (a, b) = value;` with `a` optionally mutable; `None` binds nothing (`_`).
+    LetPair(Option<Local>, Option<Local>, bool, Expr),
     /// `target = value;` or `target += value;`
     Assign(Expr, Assign, Expr),
     /// `for var in lo..hi { body }`
-    For(String, Expr, Expr, Vec<Stmt>),
+    For(Local, Expr, Expr, Vec<Stmt>),
     /// `while cond { body }`
     While(Expr, Vec<Stmt>),
     /// `if cond { then } else { otherwise }`
@@ -106,8 +155,8 @@ pub enum Stmt {
 }
 
 /// Shorthands used by lowering.
-pub fn var(name: impl Into<String>) -> Expr {
-    Expr::Var(name.into())
+pub fn var(local: Local) -> Expr {
+    Expr::Var(local)
 }
 
 /// `a op b`
@@ -125,89 +174,9 @@ pub fn index(base: Expr, i: Expr) -> Expr {
     Expr::Index(Box::new(base), Box::new(i))
 }
 
-impl fmt::Display for Expr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Expr::Var(v) => write!(f, "{v}"),
-            Expr::Param(p) => write!(f, "{p}"),
-            Expr::Usize(n) => write!(f, "{n}"),
-            Expr::Value(ValueConst::Zero) => write!(f, "0"),
-            Expr::Value(ValueConst::Literal(l)) => {
-                write!(f, "{}", quote::ToTokens::to_token_stream(l))
-            }
-            Expr::Binary(op, a, b) => write!(f, "({a} {} {b})", op.symbol()),
-            Expr::Neg(a) => write!(f, "-{a}"),
-            Expr::Call(r, m, args) => {
-                write!(f, "{r}.{m}(")?;
-                for (n, a) in args.iter().enumerate() {
-                    if n > 0 {
-                        write!(f, ", ")?;
-                    }
-                    write!(f, "{a}")?;
-                }
-                write!(f, ")")
-            }
-            Expr::Index(b, i) => write!(f, "{b}[{i}]"),
-            Expr::Min(a, b) => write!(f, "min({a}, {b})"),
-            Expr::Deref(a) => write!(f, "*{a}"),
-            Expr::Try(a) => write!(f, "{a}?"),
-            Expr::Select(c, a, b) => write!(f, "if {c} {{ {a} }} else {{ {b} }}"),
-        }
-    }
-}
-
-/// Prints a block with indentation.
-pub struct Block<'a>(pub &'a [Stmt]);
-
-impl fmt::Display for Block<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_block(f, self.0, 0)
-    }
-}
-
-fn write_block(f: &mut fmt::Formatter<'_>, stmts: &[Stmt], depth: usize) -> fmt::Result {
-    for s in stmts {
-        write_stmt(f, s, depth)?;
-    }
-    Ok(())
-}
-
-fn write_stmt(f: &mut fmt::Formatter<'_>, s: &Stmt, depth: usize) -> fmt::Result {
-    let pad = "  ".repeat(depth);
-    match s {
-        Stmt::Let(n, m, v) => writeln!(f, "{pad}let {}{n} = {v}", if *m { "mut " } else { "" }),
-        Stmt::LetPair(a, b, m, v) => {
-            writeln!(
-                f,
-                "{pad}let ({}{a}, {b}) = {v}",
-                if *m { "mut " } else { "" }
-            )
-        }
-        Stmt::Assign(t, op, v) => {
-            let op = if *op == Assign::Add { "+=" } else { "=" };
-            writeln!(f, "{pad}{t} {op} {v}")
-        }
-        Stmt::For(v, lo, hi, body) => {
-            writeln!(f, "{pad}for {v} in {lo}..{hi} {{")?;
-            write_block(f, body, depth + 1)?;
-            writeln!(f, "{pad}}}")
-        }
-        Stmt::While(c, body) => {
-            writeln!(f, "{pad}while {c} {{")?;
-            write_block(f, body, depth + 1)?;
-            writeln!(f, "{pad}}}")
-        }
-        Stmt::If(c, then, otherwise) => {
-            writeln!(f, "{pad}if {c} {{")?;
-            write_block(f, then, depth + 1)?;
-            if !otherwise.is_empty() {
-                writeln!(f, "{pad}}} else {{")?;
-                write_block(f, otherwise, depth + 1)?;
-            }
-            writeln!(f, "{pad}}}")
-        }
-        Stmt::Expr(e) => writeln!(f, "{pad}{e}"),
-    }
+/// `if c { a } else { b }`
+pub fn select(c: Expr, a: Expr, b: Expr) -> Expr {
+    Expr::Select(Box::new(c), Box::new(a), Box::new(b))
 }
 
 /// `e?`
@@ -215,71 +184,279 @@ pub fn try_(e: Expr) -> Expr {
     Expr::Try(Box::new(e))
 }
 
-/// Removes `let` bindings (of pure expressions) whose names are never read, so generated code
-/// compiles without unused-variable warnings; in a pair the unused name becomes `_`.
-pub fn prune_unused_lets(stmts: Vec<Stmt>) -> Vec<Stmt> {
-    // Walk backwards so that uses in later statements are known before each binding.
-    let mut kept_rev: Vec<Stmt> = Vec::new();
-    for stmt in stmts.into_iter().rev() {
-        let stmt = prune_inside(stmt);
-        let used = |name: &str| kept_rev.iter().any(|s| stmt_uses(s, name));
-        match stmt {
-            Stmt::Let(name, m, value) => {
-                if used(&name) {
-                    kept_rev.push(Stmt::Let(name, m, value));
-                }
+/// `a && b`, folding constants.
+pub fn and(a: Expr, b: Expr) -> Expr {
+    match (a, b) {
+        (Expr::Bool(true), x) | (x, Expr::Bool(true)) => x,
+        (Expr::Bool(false), _) | (_, Expr::Bool(false)) => Expr::Bool(false),
+        (a, b) => bin(Op::And, a, b),
+    }
+}
+
+/// `a || b`, folding constants.
+pub fn or(a: Expr, b: Expr) -> Expr {
+    match (a, b) {
+        (Expr::Bool(false), x) | (x, Expr::Bool(false)) => x,
+        (Expr::Bool(true), _) | (_, Expr::Bool(true)) => Expr::Bool(true),
+        (a, b) => bin(Op::Or, a, b),
+    }
+}
+
+/// A listing of IR statements with the identifiers [`Names`] gives their locals.
+pub struct Listing<'a> {
+    /// The statements.
+    pub stmts: &'a [Stmt],
+    /// The identifier of each local.
+    pub names: &'a Names,
+}
+
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Printer {
+            f,
+            names: self.names,
+        }
+        .block(self.stmts, 0)
+    }
+}
+
+struct Printer<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    names: &'a Names,
+}
+
+impl Printer<'_, '_> {
+    fn block(&mut self, stmts: &[Stmt], depth: usize) -> fmt::Result {
+        for s in stmts {
+            self.stmt(s, depth)?;
+        }
+        Ok(())
+    }
+
+    fn name(&self, local: Option<&Local>) -> String {
+        local.map_or_else(|| "_".to_string(), |l| self.names.get(*l).to_string())
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize) -> fmt::Result {
+        let pad = "  ".repeat(depth);
+        let mutable = |m: bool| if m { "mut " } else { "" };
+        match s {
+            Stmt::Let(n, m, v) => {
+                let (n, v) = (self.name(Some(n)), self.expr(v));
+                writeln!(self.f, "{pad}let {}{n} = {v}", mutable(*m))
             }
-            Stmt::LetPair(a, b, m, value) => {
-                let (ua, ub) = (used(&a), used(&b));
-                if ua || ub {
-                    let a = if ua { a } else { "_".to_string() };
-                    let b = if ub { b } else { "_".to_string() };
-                    kept_rev.push(Stmt::LetPair(a, b, m && ua, value));
-                }
+            Stmt::LetPair(a, b, m, v) => {
+                let (a, b, v) = (self.name(a.as_ref()), self.name(b.as_ref()), self.expr(v));
+                writeln!(self.f, "{pad}let ({}{a}, {b}) = {v}", mutable(*m))
             }
-            other => kept_rev.push(other),
+            Stmt::Assign(t, op, v) => {
+                let op = if *op == Assign::Add { "+=" } else { "=" };
+                let (t, v) = (self.expr(t), self.expr(v));
+                writeln!(self.f, "{pad}{t} {op} {v}")
+            }
+            Stmt::For(v, lo, hi, body) => {
+                let (v, lo, hi) = (self.name(Some(v)), self.expr(lo), self.expr(hi));
+                writeln!(self.f, "{pad}for {v} in {lo}..{hi} {{")?;
+                self.block(body, depth + 1)?;
+                writeln!(self.f, "{pad}}}")
+            }
+            Stmt::While(c, body) => {
+                let c = self.expr(c);
+                writeln!(self.f, "{pad}while {c} {{")?;
+                self.block(body, depth + 1)?;
+                writeln!(self.f, "{pad}}}")
+            }
+            Stmt::If(c, then, otherwise) => {
+                let c = self.expr(c);
+                writeln!(self.f, "{pad}if {c} {{")?;
+                self.block(then, depth + 1)?;
+                if !otherwise.is_empty() {
+                    writeln!(self.f, "{pad}}} else {{")?;
+                    self.block(otherwise, depth + 1)?;
+                }
+                writeln!(self.f, "{pad}}}")
+            }
+            Stmt::Expr(e) => {
+                let e = self.expr(e);
+                writeln!(self.f, "{pad}{e}")
+            }
         }
     }
-    kept_rev.reverse();
-    kept_rev
-}
 
-fn prune_inside(stmt: Stmt) -> Stmt {
-    match stmt {
-        Stmt::For(v, lo, hi, body) => Stmt::For(v, lo, hi, prune_unused_lets(body)),
-        Stmt::While(c, body) => Stmt::While(c, prune_unused_lets(body)),
-        Stmt::If(c, t, e) => Stmt::If(c, prune_unused_lets(t), prune_unused_lets(e)),
-        other => other,
+    fn expr(&self, e: &Expr) -> String {
+        match e {
+            Expr::Var(v) => self.name(Some(v)),
+            Expr::Param(p) => p.to_string(),
+            Expr::Usize(n) => n.to_string(),
+            Expr::Bool(b) => b.to_string(),
+            Expr::Value(ValueConst::Zero) => "0".to_string(),
+            Expr::Value(ValueConst::Literal(l)) => quote::ToTokens::to_token_stream(l).to_string(),
+            Expr::Binary(op, a, b) => {
+                format!("({} {} {})", self.expr(a), op.symbol(), self.expr(b))
+            }
+            Expr::Neg(a) => format!("-{}", self.expr(a)),
+            Expr::Call(r, m, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{}.{m}({})", self.expr(r), args.join(", "))
+            }
+            Expr::Index(b, i) => format!("{}[{}]", self.expr(b), self.expr(i)),
+            Expr::Min(a, b) => format!("min({}, {})", self.expr(a), self.expr(b)),
+            Expr::Deref(a) => format!("*{}", self.expr(a)),
+            Expr::Try(a) => format!("{}?", self.expr(a)),
+            Expr::Select(c, a, b) => format!(
+                "if {} {{ {} }} else {{ {} }}",
+                self.expr(c),
+                self.expr(a),
+                self.expr(b)
+            ),
+            Expr::Pair(a, b) => format!("({}, {})", self.expr(a), self.expr(b)),
+        }
     }
 }
 
-fn stmt_uses(stmt: &Stmt, name: &str) -> bool {
+/// Removes `let` bindings (of pure expressions) whose locals are never read, so generated code
+/// compiles without unused-variable warnings; in a pair the unused local becomes `_`. A
+/// backward liveness pass per block, linear in the size of the code.
+pub fn prune_unused_lets(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    prune_block(stmts).0
+}
+
+/// The pruned block and every local it reads (or assigns) after pruning.
+fn prune_block(stmts: Vec<Stmt>) -> (Vec<Stmt>, HashSet<Local>) {
+    let mut live: HashSet<Local> = HashSet::new();
+    let mut kept_rev: Vec<Stmt> = Vec::new();
+    for stmt in stmts.into_iter().rev() {
+        let stmt = match stmt {
+            Stmt::Let(name, m, value) => {
+                if !live.remove(&name) {
+                    continue;
+                }
+                Stmt::Let(name, m, value)
+            }
+            Stmt::LetPair(a, b, m, value) => {
+                let a = a.filter(|l| live.remove(l));
+                let b = b.filter(|l| live.remove(l));
+                if a.is_none() && b.is_none() {
+                    continue;
+                }
+                Stmt::LetPair(a, b, m && a.is_some(), value)
+            }
+            Stmt::For(v, lo, hi, body) => Stmt::For(v, lo, hi, prune_nested(body, &mut live)),
+            Stmt::While(c, body) => Stmt::While(c, prune_nested(body, &mut live)),
+            Stmt::If(c, t, e) => {
+                let t = prune_nested(t, &mut live);
+                Stmt::If(c, t, prune_nested(e, &mut live))
+            }
+            other => other,
+        };
+        shallow_reads(&stmt, &mut |l| {
+            live.insert(l);
+        });
+        kept_rev.push(stmt);
+    }
+    kept_rev.reverse();
+    (kept_rev, live)
+}
+
+fn prune_nested(body: Vec<Stmt>, live: &mut HashSet<Local>) -> Vec<Stmt> {
+    let (body, reads) = prune_block(body);
+    live.extend(reads);
+    body
+}
+
+/// The locals a statement reads outside its nested blocks (whose reads `prune_block` reports).
+fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
+    match stmt {
+        Stmt::Let(_, _, v) | Stmt::LetPair(_, _, _, v) | Stmt::Expr(v) => visit_expr(v, f),
+        Stmt::Assign(t, _, v) => {
+            visit_expr(t, f);
+            visit_expr(v, f);
+        }
+        Stmt::For(_, lo, hi, _) => {
+            visit_expr(lo, f);
+            visit_expr(hi, f);
+        }
+        Stmt::While(c, _) | Stmt::If(c, _, _) => visit_expr(c, f),
+    }
+}
+
+fn stmt_uses(stmt: &Stmt, name: Local) -> bool {
     match stmt {
         Stmt::Let(_, _, v) | Stmt::LetPair(_, _, _, v) | Stmt::Expr(v) => expr_uses(v, name),
         Stmt::Assign(t, _, v) => expr_uses(t, name) || expr_uses(v, name),
         Stmt::For(_, lo, hi, body) => {
-            expr_uses(lo, name) || expr_uses(hi, name) || body.iter().any(|s| stmt_uses(s, name))
+            expr_uses(lo, name) || expr_uses(hi, name) || block_uses(body, name)
         }
-        Stmt::While(c, body) => expr_uses(c, name) || body.iter().any(|s| stmt_uses(s, name)),
-        Stmt::If(c, t, e) => expr_uses(c, name) || t.iter().chain(e).any(|s| stmt_uses(s, name)),
+        Stmt::While(c, body) => expr_uses(c, name) || block_uses(body, name),
+        Stmt::If(c, t, e) => expr_uses(c, name) || block_uses(t, name) || block_uses(e, name),
     }
 }
 
 /// Whether `e` reads local `name`.
-pub fn expr_uses(e: &Expr, name: &str) -> bool {
-    match e {
-        Expr::Var(v) => v == name,
-        Expr::Param(_) | Expr::Usize(_) | Expr::Value(_) => false,
-        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Min(a, b) => {
-            expr_uses(a, name) || expr_uses(b, name)
+pub fn expr_uses(e: &Expr, name: Local) -> bool {
+    let mut found = false;
+    visit_expr(e, &mut |l| found |= l == name);
+    found
+}
+
+/// Whether a block reads local `name` anywhere.
+pub fn block_uses(stmts: &[Stmt], name: Local) -> bool {
+    stmts.iter().any(|s| stmt_uses(s, name))
+}
+
+/// Calls `f` on every local a block binds or reads, in order of appearance.
+pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
+    for s in stmts {
+        match s {
+            Stmt::Let(n, _, v) => {
+                f(*n);
+                visit_expr(v, f);
+            }
+            Stmt::LetPair(a, b, _, v) => {
+                a.iter().chain(b).for_each(|l| f(*l));
+                visit_expr(v, f);
+            }
+            Stmt::Assign(t, _, v) => {
+                visit_expr(t, f);
+                visit_expr(v, f);
+            }
+            Stmt::For(n, lo, hi, body) => {
+                f(*n);
+                visit_expr(lo, f);
+                visit_expr(hi, f);
+                visit_locals(body, f);
+            }
+            Stmt::While(c, body) => {
+                visit_expr(c, f);
+                visit_locals(body, f);
+            }
+            Stmt::If(c, t, e) => {
+                visit_expr(c, f);
+                visit_locals(t, f);
+                visit_locals(e, f);
+            }
+            Stmt::Expr(e) => visit_expr(e, f),
         }
-        Expr::Neg(a) | Expr::Deref(a) | Expr::Try(a) => expr_uses(a, name),
-        Expr::Call(r, _, args) => expr_uses(r, name) || args.iter().any(|a| expr_uses(a, name)),
-        Expr::Select(c, a, b) => [c, a, b].iter().any(|e| expr_uses(e, name)),
     }
 }
 
-/// Every local a block reads, for emitting only the bindings it needs.
-pub fn block_uses(stmts: &[Stmt], name: &str) -> bool {
-    stmts.iter().any(|s| stmt_uses(s, name))
+fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
+    match e {
+        Expr::Var(v) => f(*v),
+        Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => {}
+        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Min(a, b) | Expr::Pair(a, b) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+        Expr::Neg(a) | Expr::Deref(a) | Expr::Try(a) => visit_expr(a, f),
+        Expr::Call(r, _, args) => {
+            visit_expr(r, f);
+            args.iter().for_each(|a| visit_expr(a, f));
+        }
+        Expr::Select(c, a, b) => {
+            visit_expr(c, f);
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+    }
 }

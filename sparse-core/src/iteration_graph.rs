@@ -53,7 +53,12 @@ impl Graph {
     /// Adds `edges` if the graph stays acyclic; reports whether it did.
     fn try_add(&mut self, edges: &[(VarId, VarId)]) -> bool {
         let before = self.edges.len();
-        self.edges.extend_from_slice(edges);
+        for &edge in edges {
+            // Many accesses share edges; keeping each once keeps the graph small.
+            if !self.edges.contains(&edge) {
+                self.edges.push(edge);
+            }
+        }
         if self.is_acyclic() {
             true
         } else {
@@ -64,16 +69,20 @@ impl Graph {
 }
 
 /// Edges of one access's path: `hard` from levels that must be iterated in order (no locate),
-/// `soft` from levels that could be located in any order.
+/// `soft` from levels that could be located in any order. A sparse output is appended in
+/// storage order, so every one of its levels is hard: the positions of a level that appends
+/// segments must be visited in increasing order, and those of a dense level above it are
+/// computed from its coordinates.
 fn path_edges(kernel: &Kernel, access: AccessId) -> (Vec<Edge>, Vec<Edge>) {
     let format = kernel.format_of(access);
     let a = &kernel.accesses[access];
+    let appended = kernel.output_access() == Some(access) && !format.is_all_dense();
     let (mut hard, mut soft) = (Vec::new(), Vec::new());
     for (k, level) in format.levels.iter().enumerate() {
         let to = a.level_var(format, k);
         for parent in 0..k {
             let edge = (a.level_var(format, parent), to);
-            if level.has_locate() {
+            if level.has_locate() && !appended {
                 soft.push(edge);
             } else {
                 hard.push(edge);
@@ -95,7 +104,7 @@ pub fn root_sum_vars(kernel: &Kernel) -> Vec<VarId> {
 /// Computes the loop order, or reports the access that no order can traverse.
 pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>> {
     let mut graph = Graph::new(kernel.vars.len());
-    graph.edges.extend(nesting_edges(kernel));
+    graph.try_add(&nesting_edges(kernel));
     let output = kernel.output_access();
     let mut rhs_accesses = Vec::new();
     kernel.rhs.accesses(&mut rhs_accesses);

@@ -63,7 +63,7 @@ impl MergeLattice {
     pub fn build(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
         let mut lattice = construct(expr, info);
         lattice.cover_constants();
-        lattice.prune_missing_full(info);
+        lattice.prune_unreachable(info);
         lattice
     }
 
@@ -75,12 +75,20 @@ impl MergeLattice {
         self.points.iter().filter(move |p| top.dominates(p))
     }
 
-    /// Whether the loops over this lattice walk the whole dimension: some point is driven by
-    /// a full iterator (then every loop is, see [`drivers`]).
-    pub fn is_full(&self, info: &impl LevelInfo) -> bool {
+    /// Whether some point's loop is driven by a full iterator (value iteration over the
+    /// dimension): then the merge loops count coordinates.
+    pub fn has_dense_driver(&self, info: &impl LevelInfo) -> bool {
+        self.points.iter().any(|p| drivers(p, info).1)
+    }
+
+    /// Whether the loops over this lattice visit every coordinate of the dimension: some point
+    /// is driven by a full iterator alone, so its loop runs to the end of the dimension
+    /// whatever the sparse iterators do. (A full iterator next to a sparse one in an
+    /// intersection does not: that loop ends with the sparse iterator.)
+    pub fn exhausts(&self, info: &impl LevelInfo) -> bool {
         self.points.iter().any(|p| {
             let (sparse, dense) = drivers(p, info);
-            dense || sparse.is_empty()
+            dense && sparse.is_empty()
         })
     }
 
@@ -96,20 +104,26 @@ impl MergeLattice {
         }
     }
 
-    /// Chou 2018, 4.2: once a co-iterated full level is exhausted every coordinate has been
-    /// visited, so points lacking one of the top point's co-iterated full iterators are never
-    /// reached. (A full level that is only located, as in `b * D`, covers nothing.)
-    fn prune_missing_full(&mut self, info: &impl LevelInfo) {
-        let Some(top) = self.points.first() else {
-            return;
-        };
-        let mut driving = coiterated(&top.expr, info);
-        if top.iters.contains(&Iter::Universe) {
-            driving.push(Iter::Universe);
-        }
-        let full: Vec<Iter> = driving.into_iter().filter(|&i| info.is_full(i)).collect();
-        self.points
-            .retain(|p| full.iter().all(|f| p.iters.contains(f)));
+    /// Chou 2018, 4.2, stated so that it holds for any expression: a point `Q` is never
+    /// reached when the lattice has a point `P` that contains `Q`'s iterators plus only full
+    /// ones. `P` comes first; its loop ends either because a full iterator is exhausted (the
+    /// whole dimension is done) or because one of `Q`'s iterators is (so `Q`'s loop runs
+    /// zero times); and as a case `P` matches exactly where `Q` would, full levels always
+    /// being present. (Pruning a point merely for lacking a full iterator of the top point is
+    /// wrong when that iterator sits in an intersection: in `(b + D) * x + d` the `d`-only
+    /// point is reached when `x` runs out, long before `D` does.)
+    fn prune_unreachable(&mut self, info: &impl LevelInfo) {
+        let all = self.points.clone();
+        self.points.retain(|q| {
+            !all.iter().any(|p| {
+                p.iters.len() > q.iters.len()
+                    && p.dominates(q)
+                    && p.iters
+                        .iter()
+                        .filter(|i| !q.iters.contains(i))
+                        .all(|&i| info.is_full(i))
+            })
+        });
     }
 
     /// Keeps the first point of each iterator set (the one computing the most operands) and
@@ -204,17 +218,25 @@ pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
             c.extend(coiterated(r, info));
             c
         }
+        // Either side may be the one co-iterated; the other is located where it can be.
+        // Choose the side that leaves fewer full levels to co-iterate: in `(b + D) * x` that is
+        // `x`, so `b` and `x` are merged and `D` is located, rather than walking all of `D`.
         Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => {
             let (cl, cr) = (coiterated(l, info), coiterated(r, info));
+            // A side without iterators is constant along `v`: the other side drives.
+            if cl.is_empty() || cr.is_empty() {
+                return [cl, cr].concat();
+            }
             let sparse = |c: &[Iter]| -> Vec<Iter> {
                 c.iter().copied().filter(|&i| !info.has_locate(i)).collect()
             };
-            if !sparse(&cl).is_empty() {
-                [cl, sparse(&cr)].concat()
-            } else if !sparse(&cr).is_empty() || cl.is_empty() {
-                cr
+            let left = [cl.clone(), sparse(&cr)].concat();
+            let right = [sparse(&cl), cr].concat();
+            let cost = |c: &[Iter]| (c.iter().filter(|&&i| info.has_locate(i)).count(), c.len());
+            if cost(&right) < cost(&left) {
+                right
             } else {
-                cl
+                left
             }
         }
     };

@@ -15,6 +15,7 @@ pub mod ir;
 pub mod iteration_graph;
 pub mod lattice;
 pub mod lower;
+pub mod names;
 pub mod notation;
 pub mod signature;
 pub mod split;
@@ -54,6 +55,8 @@ pub struct Compiled {
     pub orders: Vec<Vec<notation::VarId>>,
     /// The lowered body.
     pub body: Vec<ir::Stmt>,
+    /// The identifier of every local of the body.
+    pub names: names::Names,
 }
 
 /// Runs the pipeline on one function, collecting diagnostics.
@@ -76,10 +79,12 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
             }
         }
         let orders = parts.into_iter().map(|p| p.order).collect();
+        let names = names::Names::new(&kernel, emit::locals(&kernel, &body));
         Some(Compiled {
             kernel,
             orders,
             body,
+            names,
         })
     })();
     match (result, diags.into_error()) {
@@ -94,7 +99,7 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
 
 fn compile_fn(item: &syn::ItemFn) -> TokenStream {
     match compile(item) {
-        Ok(c) => emit::kernel_fn(item, &c.kernel, &c.body),
+        Ok(c) => emit::kernel_fn(item, &c.kernel, &c.body, &c.names),
         Err(e) => stub(item, e),
     }
 }

@@ -20,6 +20,8 @@ pub struct TensorParam {
     pub name: Ident,
     /// Storage format resolved from the parameter type.
     pub format: Format,
+    /// The parameter's type behind its reference, as written (`Csr<f64>`).
+    pub written_type: syn::Type,
 }
 
 /// A plain scalar parameter (`alpha: f64`).

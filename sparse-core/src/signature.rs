@@ -43,6 +43,8 @@ pub struct Param {
     pub type_span: Span,
     /// The type as written (with its reference), for diagnostics that cover all of it.
     pub ty: Type,
+    /// The type behind the reference, as written.
+    pub inner: Type,
 }
 
 /// Scalar types a kernel computes with.
@@ -116,6 +118,7 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         value_type,
         type_span,
         ty: (*pat_type.ty).clone(),
+        inner: inner.clone(),
     })
 }
 
@@ -148,15 +151,64 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
         unknown_type(ty, diags);
         return None;
     };
-    let Some(GenericArgument::Type(value)) = args.first() else {
+    let spelling = if alias.takes_index() {
+        format!("`{name}<f64>` or `{name}<f64, u64>`")
+    } else {
+        format!("`{name}<f64>`")
+    };
+    let max_args = if alias.takes_index() { 2 } else { 1 };
+    let (Some(GenericArgument::Type(value)), true) = (args.first(), args.len() <= max_args) else {
         diags.error_help(
             ty.span(),
-            format!("`{name}` needs its value type"),
-            format!("write `{name}<f64>`"),
+            format!(
+                "`{name}` takes its value type{}",
+                if alias.takes_index() {
+                    " and optionally an index type"
+                } else {
+                    ""
+                }
+            ),
+            format!("write {spelling}"),
         );
         return None;
     };
-    Some((ParamKind::Tensor(alias.format(written)), value.clone()))
+    let index = match args.get(1) {
+        None => None,
+        Some(GenericArgument::Type(index)) => Some(read_index_type(index, diags)?),
+        Some(other) => {
+            diags.error_help(
+                other.span(),
+                "expected an index type",
+                format!("write {spelling}"),
+            );
+            return None;
+        }
+    };
+    Some((
+        ParamKind::Tensor(alias.format(index.as_ref(), written)),
+        value.clone(),
+    ))
+}
+
+/// Index types the runtime implements `Index` for.
+pub const INDEX_TYPES: &[&str] = &["u32", "u64", "usize"];
+
+/// An index type: one of [`INDEX_TYPES`] (a path to one is left for rustc to check, since the
+/// runtime's sealed `Index` trait admits nothing else).
+fn read_index_type(ty: &Type, diags: &mut Diagnostics) -> Option<Type> {
+    let ty = ungroup(ty);
+    let single = type_name(ty);
+    match single {
+        Some(name) if !INDEX_TYPES.contains(&name.as_str()) => {
+            diags.error_help(
+                ty.span(),
+                format!("`{name}` is not an index type"),
+                "the index type of a level is `u32` (the default), `u64` or `usize`",
+            );
+            None
+        }
+        _ => Some(ty.clone()),
+    }
 }
 
 /// A type as a user would write it: `Tensor<f64, (Dense, Compressed)>`.
@@ -219,9 +271,17 @@ fn read_tensor_spelling(
         );
         return None;
     };
+    if args.len() > 3 {
+        diags.error_help(
+            args[3].span(),
+            "`Tensor` takes a value type, a tuple of levels and a mode order",
+            help,
+        );
+        return None;
+    }
     let levels = read_levels(levels, diags)?;
-    let mode_order = match args.get(2) {
-        None => (0..levels.len()).collect(),
+    let (mode_order, modes_spelled) = match args.get(2) {
+        None => ((0..levels.len()).collect(), false),
         Some(GenericArgument::Type(order)) => read_mode_order(order, levels.len(), diags)?,
         Some(other) => {
             diags.error_help(other.span(), "expected a mode order type", help);
@@ -231,41 +291,89 @@ fn read_tensor_spelling(
     let format = Format {
         levels,
         mode_order,
+        modes_spelled,
         written,
     };
     Some((ParamKind::Tensor(format), value.clone()))
 }
 
+/// The most levels a tensor type of the runtime has.
+pub const MAX_ORDER: usize = 6;
+
+/// `(L0, L1, ...)`: a tuple of one to [`MAX_ORDER`] level types.
 fn read_levels(levels: &Type, diags: &mut Diagnostics) -> Option<Vec<LevelFormat>> {
-    let levels = ungroup_group(levels);
-    let elems: Vec<&Type> = match levels {
-        Type::Tuple(t) => t.elems.iter().collect(),
-        Type::Paren(p) => vec![&*p.elem],
-        other => vec![other],
+    let Type::Tuple(tuple) = ungroup_group(levels) else {
+        let one = levels.to_token_stream().to_string().replace(' ', "");
+        diags.error_help(
+            levels.span(),
+            "the levels of a `Tensor` are a tuple",
+            format!("write `({one},)` for a single level"),
+        );
+        return None;
     };
-    if elems.is_empty() {
-        diags.error(levels.span(), "a tensor needs at least one level");
+    if tuple.elems.is_empty() || tuple.elems.len() > MAX_ORDER {
+        diags.error_help(
+            levels.span(),
+            format!(
+                "a tensor has 1 to {MAX_ORDER} levels, but this tuple has {}",
+                tuple.elems.len()
+            ),
+            "list one level type per mode, outermost first",
+        );
         return None;
     }
     let mut out = Vec::new();
-    for elem in elems {
-        let name = match elem {
-            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-            _ => None,
-        };
-        match name.as_deref().and_then(LevelFormat::from_type_name) {
-            Some(level) => out.push(level),
-            None => diags.error_help(
-                elem.span(),
-                format!(
-                    "unknown level type `{}`",
-                    elem.to_token_stream().to_string().replace(' ', "")
-                ),
-                format!("levels are {}", LEVEL_TYPE_NAMES.join(", ")),
-            ),
+    for elem in &tuple.elems {
+        if let Some(level) = read_level(elem, diags) {
+            out.push(level);
         }
     }
-    (out.len() == levels_len(levels)).then_some(out)
+    (out.len() == tuple.elems.len()).then_some(out)
+}
+
+/// One level type: `Dense`, or a sparse level with an optional index type, `Compressed<u64>`.
+fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
+    let segment = match ungroup(elem) {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        _ => None,
+    };
+    let level = segment.and_then(|s| LevelFormat::from_type_name(&s.ident.to_string()));
+    let (Some(segment), Some(mut level)) = (segment, level) else {
+        diags.error_help(
+            elem.span(),
+            format!(
+                "unknown level type `{}`",
+                elem.to_token_stream().to_string().replace(' ', "")
+            ),
+            format!("levels are {}", LEVEL_TYPE_NAMES.join(", ")),
+        );
+        return None;
+    };
+    let args = generic_types(&segment.arguments);
+    let name = level.type_name;
+    match (args.as_slice(), level.has_index_type()) {
+        ([], _) => {}
+        ([GenericArgument::Type(index)], true) => {
+            level.index = Some(read_index_type(index, diags)?)
+        }
+        (_, true) => {
+            diags.error_help(
+                segment.arguments.span(),
+                format!("`{name}` takes one index type"),
+                format!("write `{name}` or `{name}<u64>`"),
+            );
+            return None;
+        }
+        (_, false) => {
+            diags.error_help(
+                segment.arguments.span(),
+                format!("`{name}` takes no type parameters"),
+                format!("write `{name}`"),
+            );
+            return None;
+        }
+    }
+    Some(level)
 }
 
 /// Like [`ungroup`] but keeps parentheses, which spell a one-level tuple `(Dense,)`'s cousin.
@@ -276,15 +384,13 @@ fn ungroup_group(ty: &Type) -> &Type {
     }
 }
 
-fn levels_len(levels: &Type) -> usize {
-    match ungroup_group(levels) {
-        Type::Tuple(t) => t.elems.len(),
-        _ => 1,
-    }
-}
-
-/// `Identity` or `Modes<m0, m1, ...>`, checked to be a permutation of the modes.
-fn read_mode_order(order: &Type, rank: usize, diags: &mut Diagnostics) -> Option<Vec<usize>> {
+/// `Identity` or `Modes<m0, m1, ...>`, checked to be a permutation of the modes; also whether
+/// it was spelled `Modes` (a different type from `Identity` even when it is the identity).
+fn read_mode_order(
+    order: &Type,
+    rank: usize,
+    diags: &mut Diagnostics,
+) -> Option<(Vec<usize>, bool)> {
     let segment = match order {
         Type::Path(p) => p.path.segments.last(),
         _ => None,
@@ -302,7 +408,7 @@ fn read_mode_order(order: &Type, rank: usize, diags: &mut Diagnostics) -> Option
         return None;
     };
     match segment.ident.to_string().as_str() {
-        "Identity" => return Some((0..rank).collect()),
+        "Identity" if segment.arguments.is_none() => return Some(((0..rank).collect(), false)),
         "Modes" => {}
         _ => {
             diags.error_help(order.span(), "expected a mode order", help);
@@ -325,7 +431,7 @@ fn read_mode_order(order: &Type, rank: usize, diags: &mut Diagnostics) -> Option
         sorted == (0..rank).collect::<Vec<_>>()
     };
     match modes {
-        Some(m) if is_permutation(&m) => Some(m),
+        Some(m) if is_permutation(&m) => Some((m, true)),
         _ => {
             diags.error_help(
                 order.span(),

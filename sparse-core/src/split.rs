@@ -1,16 +1,15 @@
 //! Statement splitting (a sequence of loop nests in concrete index notation): a sum at the root
 //! of a dense or scalar output's right side may run outside the output's loops, the output
 //! accumulating across its iterations. When a statement has several additive terms, each with
-//! its own sum, no single loop order may give every term that freedom; then the terms are
-//! grouped into loop nests that each have an order, computed one after the other: the first
-//! group writes the output (`=` or `+=`), every later group adds to it. This is sound because
-//! the output is linear in its terms and a dense output can accumulate.
+//! its own sums, no single loop order may suit every term; then the right side is split into
+//! its additive terms (sums distributed over the additions below them, `Σ_i (a + b) = Σ_i a +
+//! Σ_i b`, and nested sums merged, `Σ_i Σ_k e = Σ_{i,k} e`), and consecutive terms are grouped
+//! into loop nests that each have an order, computed one after the other: the first nest writes
+//! the output (`=` or `+=`), every later nest adds to it. This is sound because the output is
+//! linear in its terms and a dense output can be written and accumulated in any order.
 //!
-//! Splitting only moves reductions: every nest must visit the output variables in the same
-//! relative order, so a statement whose operands disagree about the output's own order (such
-//! as `b(i,j) + c(j,i)` with both CSR) stays a loop-order error with a format suggestion.
-//! Example: `r(i) = b(i) - A(i,j) * x(j)` with `A` in CSC walks `b` by rows, then `A` by
-//! columns.
+//! Examples: `r(i) = b(i) - A(i,j) * x(j)` with `A` in CSC walks `b` by rows, then `A` by
+//! columns; `s = x(i) + a(k, i)` with `a` in CSR sums `x`, then walks `a` by rows.
 
 use crate::diagnostic::Diagnostics;
 use crate::iteration_graph::loop_order;
@@ -25,10 +24,9 @@ pub struct Part {
 }
 
 /// The loop nests that compute `kernel`: one when an order exists, else groups of its terms.
-/// Reports the single-nest diagnostic when no split helps.
+/// Reports the diagnostic of a term no order can traverse when no split helps.
 pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
-    let mut scratch = Diagnostics::default();
-    if let Some(order) = loop_order(kernel, &mut scratch) {
+    if let Some(order) = loop_order(kernel, &mut Diagnostics::default()) {
         return Some(vec![Part {
             kernel: kernel.clone(),
             order,
@@ -38,53 +36,49 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
         Output::Scalar(_) => true,
         Output::Tensor(a) => kernel.format_of(a).is_all_dense(),
     };
-    let groups = if splittable {
-        group_terms(kernel).filter(|parts| same_output_order(kernel, parts))
-    } else {
-        None
-    };
-    if groups.is_none() {
-        loop_order(kernel, diags);
-    }
-    groups
-}
-
-/// Whether every nest visits the output variables in the same relative order.
-fn same_output_order(kernel: &Kernel, parts: &[Part]) -> bool {
-    let out = kernel.output_vars();
-    let project = |order: &[VarId]| -> Vec<VarId> {
-        order.iter().copied().filter(|v| out.contains(v)).collect()
-    };
-    parts
-        .windows(2)
-        .all(|w| project(&w[0].order) == project(&w[1].order))
-}
-
-/// Greedily groups consecutive terms while one order still traverses the whole group.
-fn group_terms(kernel: &Kernel) -> Option<Vec<Part>> {
     let mut terms = Vec::new();
-    flatten(kernel.rhs.clone(), false, &mut terms);
+    if splittable {
+        flatten(kernel.rhs.clone(), false, &mut terms);
+    }
     if terms.len() < 2 {
+        loop_order(kernel, diags);
         return None;
     }
-    let mut parts: Vec<Part> = Vec::new();
-    let mut group: Option<Expr> = None;
-    for term in terms {
-        let grown = match &group {
-            Some(g) => Expr::binary(BinOp::Add, g.clone(), term.clone()),
-            None => term.clone(),
-        };
-        if ordered(kernel, &grown).is_some() {
-            group = Some(grown);
-            continue;
+    // A term no order traverses is the error, reported at its access.
+    for term in &terms {
+        if ordered(kernel, term).is_none() {
+            let mut k = kernel.clone();
+            k.rhs = term.clone();
+            loop_order(&k, diags);
+            return None;
         }
-        let done = group.replace(term)?;
-        parts.push(part(kernel, done, parts.is_empty())?);
     }
-    let last = group?;
-    let first = parts.is_empty();
-    parts.push(part(kernel, last, first)?);
-    Some(parts)
+    Some(group_terms(kernel, terms))
+}
+
+/// Greedily groups consecutive terms while one order still traverses the whole group. Every
+/// term has an order of its own, so every group does.
+fn group_terms(kernel: &Kernel, terms: Vec<Expr>) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    let mut group: Option<(Expr, Vec<VarId>)> = None;
+    for term in terms {
+        if let Some((g, _)) = &group {
+            let grown = Expr::binary(BinOp::Add, g.clone(), term.clone());
+            if let Some(order) = ordered(kernel, &grown) {
+                group = Some((grown, order));
+                continue;
+            }
+        }
+        let order = ordered(kernel, &term).unwrap_or_default();
+        if let Some((done, order)) = group.replace((term, order)) {
+            parts.push(part(kernel, done, order, parts.is_empty()));
+        }
+    }
+    if let Some((last, order)) = group {
+        let first = parts.is_empty();
+        parts.push(part(kernel, last, order, first));
+    }
+    parts
 }
 
 fn ordered(kernel: &Kernel, rhs: &Expr) -> Option<Vec<VarId>> {
@@ -93,17 +87,18 @@ fn ordered(kernel: &Kernel, rhs: &Expr) -> Option<Vec<VarId>> {
     loop_order(&k, &mut Diagnostics::default())
 }
 
-fn part(kernel: &Kernel, rhs: Expr, first: bool) -> Option<Part> {
+fn part(kernel: &Kernel, rhs: Expr, order: Vec<VarId>, first: bool) -> Part {
     let mut k = kernel.clone();
     k.rhs = rhs;
     if !first {
         k.op = AssignOp::AddAssign;
     }
-    let order = loop_order(&k, &mut Diagnostics::default())?;
-    Some(Part { kernel: k, order })
+    Part { kernel: k, order }
 }
 
-/// The additive terms of `e`, negated where they are subtracted.
+/// The additive terms of `e`, negated where they are subtracted, with every sum distributed
+/// over the terms of its body and nested sums merged, so each term is `Σ_R p` with `p` not an
+/// addition: its sum is at its root, free to run outside the output's loops.
 fn flatten(e: Expr, negated: bool, out: &mut Vec<Expr>) {
     match e {
         Expr::Binary(BinOp::Add, l, r) => {
@@ -115,16 +110,17 @@ fn flatten(e: Expr, negated: bool, out: &mut Vec<Expr>) {
             flatten(*r, !negated, out);
         }
         Expr::Neg(inner) => flatten(*inner, !negated, out),
-        term if negated => out.push(negate(term)),
+        Expr::Sum(vars, body) => {
+            let mut inner = Vec::new();
+            flatten(*body, negated, &mut inner);
+            out.extend(inner.into_iter().map(|t| match t {
+                Expr::Sum(more, body) => {
+                    Expr::Sum(vars.iter().chain(&more).copied().collect(), body)
+                }
+                t => Expr::Sum(vars.clone(), Box::new(t)),
+            }));
+        }
+        term if negated => out.push(Expr::Neg(Box::new(term))),
         term => out.push(term),
-    }
-}
-
-/// `-e`, with the negation moved inside a sum so that the sum stays at the root of its term
-/// (and may run outside the output's loops).
-fn negate(e: Expr) -> Expr {
-    match e {
-        Expr::Sum(vars, body) => Expr::Sum(vars, Box::new(negate(*body))),
-        other => Expr::Neg(Box::new(other)),
     }
 }

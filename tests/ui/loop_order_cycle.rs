@@ -1,7 +1,7 @@
 use sparse_runtime::prelude::*;
 
 sparse_kernel! {
-    pub fn add_transpose(a: &mut Dense2<f64>, b: &Csr<f64>, c: &Csr<f64>) {
+    pub fn add_transpose(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) {
         a(i, j) = b(i, j) + c(j, i)
     }
 }

@@ -1,0 +1,169 @@
+//! Output assembly (Chou 2018, section 3.4; taco section 6.3). A sparse output is appended in
+//! loop order: its `Dense` prefix inserts (positions located from coordinates), and below it
+//! come *groups*, each one level that appends segments (it has a `pos` array) followed by the
+//! branchless levels that append in lockstep with it (a COO run). The last group appends one
+//! coordinate per level for every computed entry. Every other group's coordinates are appended
+//! when the segment of the group below closes non-empty, so empty segments are elided and a
+//! group's tuple is stored only if something was stored below it.
+
+use super::{Lowerer, Pos, Scope};
+use crate::format::Assembly;
+use crate::ir::{bin, call, try_, var, Expr as IrExpr, Local, Op, Stmt};
+use crate::notation::{AccessId, AssignOp, VarId};
+
+impl Lowerer<'_> {
+    pub(super) fn needs_zero_fill(&self) -> bool {
+        self.dense_output().is_some()
+            && self.kernel.op == AssignOp::Assign
+            && (!self.covers || !self.opened.is_empty())
+    }
+
+    /// The levels `start..=end` of the group of output level `k`: from the level with a `pos`
+    /// array at or above `k` to the last branchless level below it.
+    fn group_of(&self, a: AccessId, k: usize) -> (usize, usize) {
+        let levels = &self.format(a).levels;
+        let start = (0..=k)
+            .rev()
+            .find(|&j| levels[j].appends_segments())
+            .unwrap_or(k);
+        let end = (k + 1..levels.len())
+            .take_while(|&j| levels[j].is_branchless())
+            .last()
+            .unwrap_or(k);
+        (start, end)
+    }
+
+    /// The output level with a `pos` array whose segment the loop over `v` appends, if any.
+    pub(super) fn appended_output_level(&self, v: VarId) -> Option<(AccessId, usize)> {
+        let a = self.sparse_output()?;
+        let format = self.format(a);
+        (0..format.order())
+            .find(|&k| {
+                format.levels[k].appends_segments()
+                    && self.kernel.accesses[a].level_var(format, k) == v
+            })
+            .map(|k| (a, k))
+    }
+
+    /// Clears the output's appending levels and values before assembly.
+    pub(super) fn assembly_init(&self) -> Vec<Stmt> {
+        let Some(a) = self.sparse_output() else {
+            return Vec::new();
+        };
+        let mut stmts = Vec::new();
+        let format = self.format(a);
+        for k in (0..format.order()).filter(|&k| format.levels[k].assembly() == Assembly::Append) {
+            let hint = self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0));
+            stmts.push(Stmt::Expr(call(
+                self.level_ref(a, k),
+                "append_init",
+                vec![hint],
+            )));
+        }
+        stmts.push(Stmt::Expr(call(self.vals(a), "clear", vec![])));
+        stmts
+    }
+
+    /// Remembers where the segment of level `k` below the current parent begins.
+    pub(super) fn open_segment(&self, a: AccessId, k: usize) -> Stmt {
+        let len = call(self.level_ref(a, k), "len", vec![]);
+        Stmt::Let(Local::SegBegin(a, k), false, len)
+    }
+
+    /// Closes the segment of level `k` below its parent: records its edges when it is not
+    /// empty, and then appends the parent group's coordinates when the parent appends (taco
+    /// 6.3: empty segments are elided).
+    pub(super) fn close_segment(&mut self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
+        let level = self.level_ref(a, k);
+        let begin = var(Local::SegBegin(a, k));
+        let end = call(level.clone(), "len", vec![]);
+        if k == 0 {
+            return vec![Stmt::Expr(call(
+                level,
+                "append_edges",
+                vec![IrExpr::Usize(0), begin, end],
+            ))];
+        }
+        let format = self.format(a);
+        let parent_appends = format.levels[k - 1].assembly() == Assembly::Append;
+        let parent_pos = match (parent_appends, scope.pos[a].get(k - 1)) {
+            // The parent tuple is appended right after, at the parent level's next position.
+            (true, _) => call(self.level_ref(a, k - 1), "len", vec![]),
+            (false, Some(Pos::One(p))) => p.clone(),
+            _ => {
+                self.fail("output parent position unresolved");
+                IrExpr::Usize(0)
+            }
+        };
+        let seg_end = Local::SegEnd(a, k);
+        let mut then = vec![Stmt::Expr(call(
+            level,
+            "append_edges",
+            vec![parent_pos, begin.clone(), var(seg_end)],
+        ))];
+        if parent_appends {
+            let (start, end) = self.group_of(a, k - 1);
+            then.extend((start..=end).map(|j| self.append_coord(a, j)));
+        }
+        vec![
+            Stmt::Let(seg_end, false, end),
+            Stmt::If(bin(Op::Gt, var(seg_end), begin), then, vec![]),
+        ]
+    }
+
+    /// Appends a computed entry: the coordinates of the last group, then the value.
+    pub(super) fn append_entry(&self, a: AccessId, value: IrExpr) -> Vec<Stmt> {
+        let last = self.format(a).order() - 1;
+        let (start, end) = self.group_of(a, last);
+        let mut stmts: Vec<Stmt> = (start..=end).map(|j| self.append_coord(a, j)).collect();
+        stmts.push(Stmt::Expr(call(self.vals(a), "push", vec![value])));
+        stmts
+    }
+
+    fn append_coord(&self, a: AccessId, k: usize) -> Stmt {
+        let v = self.kernel.accesses[a].level_var(self.format(a), k);
+        Stmt::Expr(call(
+            self.level_ref(a, k),
+            "append_coord",
+            vec![var(Local::Index(v))],
+        ))
+    }
+
+    /// Ends assembly: every level with a `pos` array sizes it for its parent positions.
+    pub(super) fn assembly_finalize(&self) -> Vec<Stmt> {
+        let Some(a) = self.sparse_output() else {
+            return Vec::new();
+        };
+        let format = self.format(a);
+        (0..format.order())
+            .filter(|&k| format.levels[k].appends_segments())
+            .map(|k| {
+                let parents = match k {
+                    0 => IrExpr::Usize(1),
+                    _ if format.levels[k - 1].assembly() == Assembly::Append => {
+                        call(self.level_ref(a, k - 1), "len", vec![])
+                    }
+                    _ => self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0)),
+                };
+                let finalize = call(self.level_ref(a, k), "append_finalize", vec![parents]);
+                Stmt::Expr(try_(finalize))
+            })
+            .collect()
+    }
+
+    /// Number of parent positions of level `k` when every level above it inserts.
+    fn dense_prefix_size(&self, a: AccessId, k: usize) -> Option<IrExpr> {
+        let format = self.format(a);
+        if !format.levels[..k]
+            .iter()
+            .all(|l| l.assembly() == Assembly::Insert)
+        {
+            return None;
+        }
+        let dims = (0..k).map(|j| self.dim(self.kernel.accesses[a].level_var(format, j)));
+        Some(
+            dims.reduce(|x, y| bin(Op::Mul, x, y))
+                .unwrap_or(IrExpr::Usize(1)),
+        )
+    }
+}

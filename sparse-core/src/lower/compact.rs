@@ -1,0 +1,168 @@
+//! The compact merge: one loop over `v` for all of an expression's iterators, where a lattice
+//! would need one loop per point and one case per sub-point (exponentially many in the number of
+//! operands of a sum). The coordinate is the minimum over the iterators that are not exhausted
+//! (or every coordinate, when some operand is present without any sparse iterator, as a dense
+//! operand in a union or a constant). Each iterator records whether it sits at the coordinate;
+//! that flag is its operand's presence, and values, temporaries and the output are gated by the
+//! presence of their expression (see `Lowerer::value`), which is exactly what a lattice case
+//! would compute. Code size is linear in the number of operands.
+
+use super::{disjoin, open_sum, Lowerer, Pos, Scope, Target};
+use crate::ir::{and, bin, call, select, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::lattice::{Iter, LevelInfo};
+use crate::notation::{AccessId, BinOp, Expr, VarId};
+
+/// The most iterators a loop merges with a lattice; more merge compactly. A lattice over `n`
+/// iterators has at most `2^n` points (a union of four sparse operands has 15), and its loops
+/// and cases grow like `3^n`.
+pub const MAX_LATTICE_ITERATORS: usize = 4;
+
+impl Lowerer<'_> {
+    /// Whether `expr`'s loop over `v` merges compactly: its lattice would be too large, or some
+    /// operand's presence is only known at run time (below another compact merge).
+    pub(super) fn needs_compact(&self, scope: &Scope, expr: &Expr, v: VarId) -> bool {
+        let info = self.info(scope, v);
+        let mut accesses = Vec::new();
+        expr.accesses(&mut accesses);
+        let iterators = accesses
+            .iter()
+            .filter(|&&a| info.level_of(a).is_some())
+            .count();
+        iterators > MAX_LATTICE_ITERATORS || accesses.iter().any(|&a| scope.is_dynamic(a))
+    }
+
+    /// The compact loop over `v`, and whether it visits every coordinate.
+    pub(super) fn compact_merge(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        expr: Expr,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> (Vec<Stmt>, bool) {
+        let info = self.info(scope, v);
+        let mut accesses = Vec::new();
+        expr.accesses(&mut accesses);
+        accesses.sort_unstable();
+        accesses.dedup();
+        let sparse: Vec<(AccessId, usize)> = accesses
+            .iter()
+            .filter_map(|&a| info.level_of(a).map(|k| (a, k)))
+            .filter(|&(a, k)| {
+                !info.has_locate(Iter::Level {
+                    access: a,
+                    level: k,
+                })
+            })
+            .collect();
+        let every_coordinate = self.present_without_sparse(scope, &expr, v);
+        let mut stmts = Vec::new();
+        for &(a, k) in &sparse {
+            stmts.extend(self.iterator_bounds(scope, a, k, true));
+        }
+        let mut body = Vec::new();
+        if !every_coordinate {
+            // The smallest coordinate of an iterator that is not exhausted (`dim` stands for
+            // "exhausted": every coordinate is below it).
+            for &(a, k) in &sparse {
+                let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
+                let coord = call(
+                    self.level_ref(a, k),
+                    "pos_access_unchecked",
+                    vec![p.clone()],
+                );
+                let coord = select(bin(Op::Lt, p, end), coord, self.dim(v));
+                body.push(Stmt::Let(Local::Coord(a, k), false, coord));
+            }
+            let min = sparse
+                .iter()
+                .map(|&(a, k)| var(Local::Coord(a, k)))
+                .reduce(|x, y| IrExpr::Min(Box::new(x), Box::new(y)))
+                .unwrap_or_else(|| self.dim(v));
+            body.push(Stmt::Let(Local::Index(v), false, min));
+        }
+        for &(a, k) in &sparse {
+            let matched = if every_coordinate {
+                let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
+                let coord = call(
+                    self.level_ref(a, k),
+                    "pos_access_unchecked",
+                    vec![p.clone()],
+                );
+                // `&&` short-circuits: the coordinate is read only before the end.
+                and(
+                    bin(Op::Lt, p, end),
+                    bin(Op::Eq, coord, var(Local::Index(v))),
+                )
+            } else {
+                bin(Op::Eq, var(Local::Coord(a, k)), var(Local::Index(v)))
+            };
+            body.push(Stmt::Let(Local::Matched(a, k), false, matched));
+            if !self.format(a).levels[k].unique {
+                let p = var(Local::Pos(a, k));
+                let run_end = call(
+                    self.level_ref(a, k),
+                    "run_end_unchecked",
+                    vec![p.clone(), var(Local::End(a, k))],
+                );
+                let run = select(var(Local::Matched(a, k)), run_end, p);
+                body.push(Stmt::Let(Local::RunEnd(a, k), false, run));
+            }
+        }
+        let mut inner = scope.clone();
+        inner.bound[v] = true;
+        for &(a, k) in &sparse {
+            let p = var(Local::Pos(a, k));
+            inner.pos[a].push(if self.format(a).levels[k].unique {
+                Pos::One(p)
+            } else {
+                Pos::Run(p, var(Local::RunEnd(a, k)))
+            });
+            // The iterator is empty where the access was absent, so matching implies presence.
+            inner.present[a] = var(Local::Matched(a, k));
+        }
+        body.extend(self.resolve_dense(&mut inner, &accesses));
+        body.extend(self.lower_loops(&inner, open_sum(expr, v), target, loop_vars));
+        for &(a, k) in &sparse {
+            let next = if self.format(a).levels[k].unique {
+                bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
+            } else {
+                var(Local::RunEnd(a, k))
+            };
+            let advance = Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next);
+            body.push(Stmt::If(var(Local::Matched(a, k)), vec![advance], vec![]));
+        }
+        let looping = if every_coordinate {
+            Stmt::For(Local::Index(v), IrExpr::Usize(0), self.dim(v), body)
+        } else {
+            let active = sparse
+                .iter()
+                .map(|&(a, k)| bin(Op::Lt, var(Local::Pos(a, k)), var(Local::End(a, k))))
+                .collect();
+            Stmt::While(disjoin(active), body)
+        };
+        stmts.push(looping);
+        (stmts, every_coordinate)
+    }
+
+    /// Whether `expr` may be present at a coordinate of `v` where none of its sparse iterators
+    /// over `v` is: its presence with those iterators absent and everything else (located
+    /// levels, operands not indexed by `v`, constants) possibly present.
+    fn present_without_sparse(&self, scope: &Scope, expr: &Expr, v: VarId) -> bool {
+        let info = self.info(scope, v);
+        let present = |e: &Expr| self.present_without_sparse(scope, e, v);
+        match expr {
+            Expr::Access(a) => match info.level_of(*a) {
+                Some(k) => info.has_locate(Iter::Level {
+                    access: *a,
+                    level: k,
+                }),
+                None => true,
+            },
+            Expr::Scalar(_) | Expr::Literal(_) => true,
+            Expr::Neg(e) | Expr::Sum(_, e) => present(e),
+            Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => present(l) || present(r),
+            Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => present(l) && present(r),
+        }
+    }
+}

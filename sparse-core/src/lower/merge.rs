@@ -1,0 +1,298 @@
+//! Lattice merges (taco, section 6; Chou 2018, section 4.4): one loop per lattice point, the
+//! iterators it co-iterates driving it, and an if/else chain over the points of its
+//! sub-lattice; each case knows which operands are present and computes only those.
+
+use super::{conjoin, open_sum, Lowerer, Pos, Scope, Target};
+use crate::ir::{bin, call, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
+use crate::notation::{AccessId, Expr, VarId};
+
+impl Lowerer<'_> {
+    /// The loops of `expr`'s lattice over `v`, and whether they visit every coordinate of `v`.
+    pub(super) fn lattice_merge(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        expr: Expr,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> (Vec<Stmt>, bool) {
+        let info = self.info(scope, v);
+        let lattice = MergeLattice::build(&expr, &info);
+        let exhausts = lattice.exhausts(&info);
+        let loops = self.merge_loops(scope, v, &lattice, target, loop_vars);
+        (loops, exhausts)
+    }
+
+    /// A plain `for` when one iterator drives a single point, else a sequence of merge loops
+    /// (one per point) sharing iterator state.
+    fn merge_loops(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        lattice: &MergeLattice,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let info = self.info(scope, v);
+        let Some(top) = lattice.points.first() else {
+            return Vec::new();
+        };
+        let dense_driven = lattice.has_dense_driver(&info);
+        let (sparse, _) = drivers(top, &info);
+        if lattice.points.len() == 1 {
+            if dense_driven && sparse.is_empty() {
+                let body = self.case_body(scope, v, top, target, loop_vars);
+                return vec![Stmt::For(
+                    Local::Index(v),
+                    IrExpr::Usize(0),
+                    self.dim(v),
+                    body,
+                )];
+            }
+            if !dense_driven && sparse.len() == 1 {
+                return self.single_iterator_loop(scope, v, top, sparse[0], target, loop_vars);
+            }
+        }
+        self.general_merge(scope, v, lattice, dense_driven, target, loop_vars)
+    }
+
+    /// `for p in lo..hi { let v = crd[p]; ... }`, with a deduplication step for non-unique levels.
+    fn single_iterator_loop(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        point: &LatticePoint,
+        (a, k): (AccessId, usize),
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let (p, end, run) = (Local::Pos(a, k), Local::End(a, k), Local::RunEnd(a, k));
+        let unique = self.format(a).levels[k].unique;
+        let mut stmts = self.iterator_bounds(scope, a, k, !unique);
+        let coord = call(self.level_ref(a, k), "pos_access_unchecked", vec![var(p)]);
+        let mut body = vec![Stmt::Let(Local::Index(v), false, coord)];
+        if unique {
+            body.extend(self.case_body(scope, v, point, target, loop_vars));
+            stmts.push(Stmt::For(p, var(p), var(end), body));
+            return stmts;
+        }
+        let run_end = call(
+            self.level_ref(a, k),
+            "run_end_unchecked",
+            vec![var(p), var(end)],
+        );
+        body.push(Stmt::Let(run, false, run_end));
+        body.extend(self.case_body(scope, v, point, target, loop_vars));
+        body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
+        stmts.push(Stmt::While(bin(Op::Lt, var(p), var(end)), body));
+        stmts
+    }
+
+    /// Taco's merge: one `while` per lattice point, cases for its sub-lattice, conditional
+    /// advance of every iterator that took part in the current coordinate.
+    fn general_merge(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        lattice: &MergeLattice,
+        dense_driven: bool,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let info = self.info(scope, v);
+        let top = &lattice.points[0];
+        let all_sparse = drivers(top, &info).0;
+        let mut stmts = Vec::new();
+        for &(a, k) in &all_sparse {
+            stmts.extend(self.iterator_bounds(scope, a, k, true));
+        }
+        if dense_driven {
+            stmts.push(Stmt::Let(Local::Index(v), true, IrExpr::Usize(0)));
+        }
+        for point in &lattice.points {
+            let (sparse, _) = drivers(point, &info);
+            let mut cond: Vec<IrExpr> = sparse
+                .iter()
+                .map(|&(a, k)| bin(Op::Lt, var(Local::Pos(a, k)), var(Local::End(a, k))))
+                .collect();
+            if dense_driven {
+                cond.push(bin(Op::Lt, var(Local::Index(v)), self.dim(v)));
+            }
+            if cond.is_empty() {
+                self.fail("a merge loop without a driving iterator");
+            }
+            let body = self.merge_body(
+                scope,
+                v,
+                lattice,
+                point,
+                &sparse,
+                dense_driven,
+                target,
+                loop_vars,
+            );
+            stmts.push(Stmt::While(conjoin(cond), body));
+        }
+        stmts
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn merge_body(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        lattice: &MergeLattice,
+        point: &LatticePoint,
+        sparse: &[(AccessId, usize)],
+        dense_driven: bool,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let mut body = Vec::new();
+        for &(a, k) in sparse {
+            let coord = call(
+                self.level_ref(a, k),
+                "pos_access_unchecked",
+                vec![var(Local::Pos(a, k))],
+            );
+            body.push(Stmt::Let(Local::Coord(a, k), false, coord));
+        }
+        let trivially_matched = !dense_driven && sparse.len() == 1;
+        if !dense_driven {
+            let coords = sparse.iter().map(|&(a, k)| var(Local::Coord(a, k)));
+            let min = coords
+                .reduce(|x, y| IrExpr::Min(Box::new(x), Box::new(y)))
+                .unwrap_or(IrExpr::Usize(0));
+            body.push(Stmt::Let(Local::Index(v), false, min));
+        }
+        // Deduplicate only an iterator that sits at the current coordinate: scanning its run
+        // on every step of a merge would rescan it until the merge reaches it.
+        for &(a, k) in sparse
+            .iter()
+            .filter(|&&(a, k)| !self.format(a).levels[k].unique)
+        {
+            let p = var(Local::Pos(a, k));
+            let run_end = call(
+                self.level_ref(a, k),
+                "run_end_unchecked",
+                vec![p.clone(), var(Local::End(a, k))],
+            );
+            let run = if trivially_matched {
+                run_end
+            } else {
+                IrExpr::Select(
+                    Box::new(self.matches(a, k, v)),
+                    Box::new(run_end),
+                    Box::new(p),
+                )
+            };
+            body.push(Stmt::Let(Local::RunEnd(a, k), false, run));
+        }
+        let cases: Vec<LatticePoint> = lattice.sub_points(point).cloned().collect();
+        body.extend(self.cases(scope, v, &cases, trivially_matched, target, loop_vars));
+        for &(a, k) in sparse {
+            let next = if self.format(a).levels[k].unique {
+                bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
+            } else {
+                var(Local::RunEnd(a, k))
+            };
+            let advance = Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next);
+            body.push(if trivially_matched {
+                advance
+            } else {
+                Stmt::If(self.matches(a, k, v), vec![advance], vec![])
+            });
+        }
+        if dense_driven {
+            body.push(Stmt::Assign(
+                var(Local::Index(v)),
+                Assign::Add,
+                IrExpr::Usize(1),
+            ));
+        }
+        body
+    }
+
+    /// An if/else-if chain over the sub-lattice: the first point whose sparse iterators all sit
+    /// at the current coordinate computes its expression.
+    fn cases(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        cases: &[LatticePoint],
+        trivially_matched: bool,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let Some((first, rest)) = cases.split_first() else {
+            return Vec::new();
+        };
+        let info = self.info(scope, v);
+        let conds: Vec<IrExpr> = first
+            .iters
+            .iter()
+            .filter_map(|&it| match it {
+                Iter::Level { access, level } if !info.has_locate(it) && !trivially_matched => {
+                    Some(self.matches(access, level, v))
+                }
+                _ => None,
+            })
+            .collect();
+        let body = self.case_body(scope, v, first, target, loop_vars);
+        if conds.is_empty() {
+            return body;
+        }
+        let otherwise = self.cases(scope, v, rest, trivially_matched, target, loop_vars);
+        vec![Stmt::If(conjoin(conds), body, otherwise)]
+    }
+
+    fn matches(&self, a: AccessId, k: usize, v: VarId) -> IrExpr {
+        bin(Op::Eq, var(Local::Coord(a, k)), var(Local::Index(v)))
+    }
+
+    /// The body of one case: bind positions of the point's iterators, locate dense levels, and
+    /// go on with the next loop.
+    fn case_body(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        point: &LatticePoint,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let mut inner = scope.clone();
+        inner.bound[v] = true;
+        for &it in &point.iters {
+            let Iter::Level {
+                access: a,
+                level: k,
+            } = it
+            else {
+                continue;
+            };
+            let level = &self.format(a).levels[k];
+            if level.has_locate() {
+                continue;
+            }
+            if inner.pos[a].len() != k {
+                self.fail(format!(
+                    "level {k} of access {a} iterated before its parent"
+                ));
+                continue;
+            }
+            let p = var(Local::Pos(a, k));
+            inner.pos[a].push(if level.unique {
+                Pos::One(p)
+            } else {
+                Pos::Run(p, var(Local::RunEnd(a, k)))
+            });
+        }
+        let mut accesses = Vec::new();
+        point.expr.accesses(&mut accesses);
+        let mut body = self.resolve_dense(&mut inner, &accesses);
+        let expr = open_sum(point.expr.clone(), v);
+        body.extend(self.lower_loops(&inner, expr, target, loop_vars));
+        body
+    }
+}

@@ -1,0 +1,460 @@
+//! Lowering (taco, section 6; Chou 2018, section 4.5): for each index variable in loop order,
+//! merge the levels of the operands that iterate it, compute values where every loop variable is
+//! bound (scalar temporaries for inner sums), and assemble a sparse output by appending in loop
+//! order.
+//!
+//! Two merge strategies share one scope:
+//! - [`merge`]: taco's merge lattice, one loop per lattice point and one case per point of its
+//!   sub-lattice. Each case knows statically which operands are present.
+//! - [`compact`]: one loop over the union of the iterators, the coordinate their minimum, each
+//!   iterator testing at run time whether it sits there. Operands then carry a run-time
+//!   *presence* flag, and values and the output are gated by it. Its code grows linearly with
+//!   the operands where a lattice grows exponentially, so it takes over when a lattice would be
+//!   too large, and below any loop that used it (its presence flags are dynamic).
+//!
+//! Presence also decides what a sparse output stores: an entry is appended only where the
+//! iteration space has a point, so an inner sum that received no term stores nothing.
+
+mod assemble;
+mod compact;
+mod iterate;
+mod merge;
+
+use crate::format::Format;
+use crate::ir::{self, and, bin, call, index, or, select, var, Assign, Expr as IrExpr, Local, Op};
+use crate::ir::{Stmt, ValueConst};
+use crate::iteration_graph::root_sum_vars;
+use crate::lattice::{Iter, LevelInfo};
+use crate::notation::{AccessId, AssignOp, BinOp, Expr, Kernel, Output, VarId};
+
+/// Position of a resolved level of an access.
+#[derive(Clone, Debug)]
+enum Pos {
+    /// A single position.
+    One(IrExpr),
+    /// A run `[lo, hi)` of positions sharing one coordinate of a non-unique level.
+    Run(IrExpr, IrExpr),
+}
+
+/// What is known at a point of the loop nest.
+#[derive(Clone)]
+struct Scope {
+    /// Index variables bound by enclosing loops.
+    bound: Vec<bool>,
+    /// Positions of the resolved levels of each access, root first.
+    pos: Vec<Vec<Pos>>,
+    /// Whether each access is present here: `true` where the cases of a merge lattice
+    /// guarantee it, a run-time flag below a compact merge.
+    present: Vec<IrExpr>,
+}
+
+impl Scope {
+    fn is_dynamic(&self, a: AccessId) -> bool {
+        !matches!(self.present[a], IrExpr::Bool(true))
+    }
+}
+
+/// Where computed values go.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// The kernel's output.
+    Output,
+    /// A scalar temporary accumulating an inner sum, and whether its presence flag is kept.
+    Temp { id: usize, some: bool },
+}
+
+/// Lowers a checked kernel under a loop order to the statements of its body (which follow
+/// the shape checks and bindings), or reports an internal invariant failure.
+pub fn lower(kernel: &Kernel, order: &[VarId]) -> Result<Vec<Stmt>, String> {
+    let mut l = Lowerer::new(kernel, order);
+    let body = l.run();
+    match l.internal_error {
+        Some(e) => Err(e),
+        None => Ok(ir::prune_unused_lets(body)),
+    }
+}
+
+struct Lowerer<'k> {
+    kernel: &'k Kernel,
+    order: &'k [VarId],
+    /// Root-sum variables iterated outside an output variable: the output accumulates.
+    opened: Vec<VarId>,
+    write: Assign,
+    /// Whether every component of a dense output is written (else it is zero-filled first).
+    covers: bool,
+    temps: usize,
+    internal_error: Option<String>,
+}
+
+impl<'k> Lowerer<'k> {
+    fn new(kernel: &'k Kernel, order: &'k [VarId]) -> Self {
+        let position = |v: &VarId| order.iter().position(|o| o == v);
+        let last_out = kernel.output_vars().iter().filter_map(position).max();
+        let opened: Vec<VarId> = root_sum_vars(kernel)
+            .into_iter()
+            .filter(|v| last_out.is_some_and(|l| position(v) < Some(l)))
+            .collect();
+        let write = if opened.is_empty() && kernel.op == AssignOp::Assign {
+            Assign::Set
+        } else {
+            Assign::Add
+        };
+        Lowerer {
+            kernel,
+            order,
+            opened,
+            write,
+            covers: true,
+            temps: 0,
+            internal_error: None,
+        }
+    }
+
+    fn run(&mut self) -> Vec<Stmt> {
+        let k = self.kernel;
+        let mut scope = Scope {
+            bound: vec![false; k.vars.len()],
+            pos: vec![Vec::new(); k.accesses.len()],
+            present: vec![IrExpr::Bool(true); k.accesses.len()],
+        };
+        let mut body = self.assembly_init();
+        let mut loop_vars = k.output_vars().to_vec();
+        loop_vars.extend(&self.opened);
+        body.extend(self.resolve_dense(&mut scope, &[]));
+        body.extend(self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars));
+        body.extend(self.assembly_finalize());
+        if let Some(a) = self.dense_output().filter(|_| self.needs_zero_fill()) {
+            let zero = IrExpr::Value(ValueConst::Zero);
+            body.insert(0, Stmt::Expr(call(self.vals(a), "fill", vec![zero])));
+        }
+        body
+    }
+
+    fn info<'s>(&self, scope: &'s Scope, v: VarId) -> LoopInfo<'s>
+    where
+        'k: 's,
+    {
+        LoopInfo {
+            kernel: self.kernel,
+            scope,
+            v,
+        }
+    }
+
+    fn fail(&mut self, message: impl Into<String>) {
+        self.internal_error.get_or_insert(message.into());
+    }
+
+    // ----- names of the kernel's parts --------------------------------------------------------
+
+    fn level_ref(&self, a: AccessId, level: usize) -> IrExpr {
+        var(Local::Level(self.kernel.accesses[a].tensor, level))
+    }
+
+    fn vals(&self, a: AccessId) -> IrExpr {
+        var(Local::Vals(self.kernel.accesses[a].tensor))
+    }
+
+    fn dim(&self, v: VarId) -> IrExpr {
+        var(Local::Dim(v))
+    }
+
+    fn format(&self, a: AccessId) -> &'k Format {
+        self.kernel.format_of(a)
+    }
+
+    fn sparse_output(&self) -> Option<AccessId> {
+        self.kernel
+            .output_access()
+            .filter(|&a| !self.format(a).is_all_dense())
+    }
+
+    fn dense_output(&self) -> Option<AccessId> {
+        self.kernel
+            .output_access()
+            .filter(|&a| self.format(a).is_all_dense())
+    }
+
+    // ----- loops ----------------------------------------------------------------------------
+
+    /// Emits loops over the next unbound variable of `loop_vars`, or computes when none is left.
+    fn lower_loops(
+        &mut self,
+        scope: &Scope,
+        expr: Expr,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let next = self
+            .order
+            .iter()
+            .copied()
+            .find(|v| loop_vars.contains(v) && !scope.bound[*v]);
+        match next {
+            None => self.compute(scope, expr, target),
+            Some(v) => self.lower_var(scope, v, expr, target, loop_vars),
+        }
+    }
+
+    /// The loops over `v`: a lattice merge when its lattice is small and every operand is
+    /// statically present, else a compact merge; wrapped in the output segment `v` appends.
+    fn lower_var(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        expr: Expr,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let writes_output = matches!(target, Target::Output);
+        let segment = self.appended_output_level(v).filter(|_| writes_output);
+        let mut stmts = Vec::new();
+        if let Some((a, k)) = segment {
+            stmts.push(self.open_segment(a, k));
+        }
+        let (loops, exhausts) = if self.needs_compact(scope, &expr, v) {
+            self.compact_merge(scope, v, expr, target, loop_vars)
+        } else {
+            self.lattice_merge(scope, v, expr, target, loop_vars)
+        };
+        if writes_output && self.kernel.output_vars().contains(&v) && !exhausts {
+            self.covers = false;
+        }
+        stmts.extend(loops);
+        if let Some((a, k)) = segment {
+            stmts.extend(self.close_segment(scope, a, k));
+        }
+        stmts
+    }
+
+    // ----- compute ---------------------------------------------------------------------------
+
+    /// Computes the value of `expr` (every loop variable bound) and stores it in `target`.
+    fn compute(&mut self, scope: &Scope, expr: Expr, target: Target) -> Vec<Stmt> {
+        let mut stmts = Vec::new();
+        let need_presence = match target {
+            Target::Output => self.sparse_output().is_some(),
+            Target::Temp { some, .. } => some,
+        };
+        let (value, present) = self.value(scope, &expr, need_presence, &mut stmts);
+        let write = match target {
+            Target::Temp { id, some } => {
+                let mut w = vec![Stmt::Assign(var(Local::Temp(id)), Assign::Add, value)];
+                if some {
+                    let flag = var(Local::TempSome(id));
+                    w.push(Stmt::Assign(flag, Assign::Set, IrExpr::Bool(true)));
+                }
+                w
+            }
+            Target::Output => self.write_output(scope, value),
+        };
+        // A dense or scalar output is written everywhere the loops go (zero where nothing is
+        // present); a temporary or a sparse output only where the iteration space has a point.
+        let gated = matches!(target, Target::Temp { .. }) || self.sparse_output().is_some();
+        match present {
+            IrExpr::Bool(true) => stmts.extend(write),
+            IrExpr::Bool(false) if gated => {}
+            present if gated => stmts.push(Stmt::If(present, write, vec![])),
+            _ => stmts.extend(write),
+        }
+        stmts
+    }
+
+    fn write_output(&mut self, scope: &Scope, value: IrExpr) -> Vec<Stmt> {
+        let k = self.kernel;
+        match &k.output {
+            Output::Scalar(name) => vec![Stmt::Assign(
+                IrExpr::Deref(Box::new(IrExpr::Param(name.clone()))),
+                if k.op == AssignOp::AddAssign {
+                    Assign::Add
+                } else {
+                    Assign::Set
+                },
+                value,
+            )],
+            Output::Tensor(a) if self.sparse_output().is_some() => self.append_entry(*a, value),
+            Output::Tensor(a) => match scope.pos[*a].last() {
+                Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {
+                    vec![Stmt::Assign(
+                        index(self.vals(*a), p.clone()),
+                        self.write,
+                        value,
+                    )]
+                }
+                _ => {
+                    self.fail("output position unresolved at compute");
+                    Vec::new()
+                }
+            },
+        }
+    }
+
+    /// The value of an expression whose loops are all bound, and whether it is present (a
+    /// boolean IR expression, `true` where the lattice guarantees it). Inner sums become
+    /// temporaries; their presence flags are kept only when `need_presence` (a sparse output
+    /// or an enclosing flag consumes them).
+    fn value(
+        &mut self,
+        scope: &Scope,
+        expr: &Expr,
+        need_presence: bool,
+        stmts: &mut Vec<Stmt>,
+    ) -> (IrExpr, IrExpr) {
+        let zero = || IrExpr::Value(ValueConst::Zero);
+        match expr {
+            Expr::Access(a) => match scope.pos[*a].last() {
+                Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {
+                    let read = index(self.vals(*a), p.clone());
+                    let present = scope.present[*a].clone();
+                    // A position is only valid where its access is present.
+                    let value = match &present {
+                        IrExpr::Bool(true) => read,
+                        flag => select(flag.clone(), read, zero()),
+                    };
+                    (value, present)
+                }
+                _ => {
+                    self.fail(format!("access {a} unresolved at compute"));
+                    (zero(), IrExpr::Bool(false))
+                }
+            },
+            Expr::Scalar(s) => (
+                IrExpr::Param(self.kernel.scalars[*s].name.clone()),
+                IrExpr::Bool(true),
+            ),
+            Expr::Literal(l) => (
+                IrExpr::Value(ValueConst::Literal(l.lit.clone())),
+                IrExpr::Bool(true),
+            ),
+            Expr::Neg(e) => {
+                let (v, p) = self.value(scope, e, need_presence, stmts);
+                (IrExpr::Neg(Box::new(v)), p)
+            }
+            Expr::Binary(op, l, r) => self.binary(scope, *op, l, r, need_presence, stmts),
+            Expr::Sum(vars, body) if vars.iter().all(|&v| scope.bound[v]) => {
+                self.value(scope, body, need_presence, stmts)
+            }
+            Expr::Sum(vars, _) => {
+                let id = self.temps;
+                self.temps += 1;
+                stmts.push(Stmt::Let(Local::Temp(id), true, zero()));
+                if need_presence {
+                    stmts.push(Stmt::Let(Local::TempSome(id), true, IrExpr::Bool(false)));
+                }
+                let target = Target::Temp {
+                    id,
+                    some: need_presence,
+                };
+                stmts.extend(self.lower_loops(scope, expr.clone(), target, vars));
+                let present = if need_presence {
+                    var(Local::TempSome(id))
+                } else {
+                    IrExpr::Bool(true)
+                };
+                (var(Local::Temp(id)), present)
+            }
+        }
+    }
+
+    /// `l op r`. A union is present where either side is (an absent side's value is zero); an
+    /// intersection where both are, and under a compact merge its value is computed only
+    /// there, so implicit zeros annihilate as in a lattice case.
+    fn binary(
+        &mut self,
+        scope: &Scope,
+        op: BinOp,
+        l: &Expr,
+        r: &Expr,
+        need_presence: bool,
+        stmts: &mut Vec<Stmt>,
+    ) -> (IrExpr, IrExpr) {
+        let intersects = matches!(op, BinOp::Mul | BinOp::Div);
+        let dynamic = intersects && self.has_dynamic_access(scope, l, r);
+        let need = need_presence || dynamic;
+        let (lv, lp) = self.value(scope, l, need, stmts);
+        let (rv, rp) = self.value(scope, r, need, stmts);
+        let ir_op = match op {
+            BinOp::Add => Op::Add,
+            BinOp::Sub => Op::Sub,
+            BinOp::Mul => Op::Mul,
+            BinOp::Div => Op::Div,
+        };
+        let value = bin(ir_op, lv, rv);
+        if !intersects {
+            return (value, or(lp, rp));
+        }
+        let present = and(lp, rp);
+        match &present {
+            IrExpr::Bool(true) => (value, present),
+            flag if dynamic => (
+                select(flag.clone(), value, IrExpr::Value(ValueConst::Zero)),
+                present,
+            ),
+            _ => (value, present),
+        }
+    }
+
+    fn has_dynamic_access(&self, scope: &Scope, l: &Expr, r: &Expr) -> bool {
+        let mut ids = Vec::new();
+        l.accesses(&mut ids);
+        r.accesses(&mut ids);
+        ids.iter().any(|&a| scope.is_dynamic(a))
+    }
+}
+
+/// Removes `v` from a sum at the root of `expr`: the enclosing loop now iterates it.
+fn open_sum(expr: Expr, v: VarId) -> Expr {
+    match expr {
+        Expr::Sum(vars, body) if vars.contains(&v) => {
+            let rest: Vec<VarId> = vars.into_iter().filter(|&u| u != v).collect();
+            if rest.is_empty() {
+                *body
+            } else {
+                Expr::Sum(rest, body)
+            }
+        }
+        other => other,
+    }
+}
+
+/// `a && b && ...` of a non-empty list (`true` for an empty one).
+fn conjoin(conds: Vec<IrExpr>) -> IrExpr {
+    conds.into_iter().fold(IrExpr::Bool(true), and)
+}
+
+/// `a || b || ...` (`false` for an empty list).
+fn disjoin(conds: Vec<IrExpr>) -> IrExpr {
+    conds.into_iter().fold(IrExpr::Bool(false), or)
+}
+
+/// Level facts for the lattice of one loop.
+struct LoopInfo<'a> {
+    kernel: &'a Kernel,
+    scope: &'a Scope,
+    v: VarId,
+}
+
+impl LevelInfo for LoopInfo<'_> {
+    fn level_of(&self, a: AccessId) -> Option<usize> {
+        let format = self.kernel.format_of(a);
+        let first_unresolved = self.scope.pos[a].len();
+        (first_unresolved..format.order())
+            .find(|&k| self.kernel.accesses[a].level_var(format, k) == self.v)
+    }
+
+    fn is_full(&self, it: Iter) -> bool {
+        match it {
+            Iter::Universe => true,
+            Iter::Level { access, level } => self.kernel.format_of(access).levels[level].is_full(),
+        }
+    }
+
+    fn has_locate(&self, it: Iter) -> bool {
+        match it {
+            Iter::Universe => true,
+            Iter::Level { access, level } => {
+                self.kernel.format_of(access).levels[level].has_locate()
+            }
+        }
+    }
+}

@@ -1,0 +1,470 @@
+//! Regression tests: every reproducer of a compiler defect, kept as a kernel checked against a
+//! dense oracle on the reproducer's data and on random data (several densities, sizes 0, 1 and
+//! small, empty rows), and the stored pattern of sparse outputs checked entry by entry.
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+/// The sparse-vector entries a reproducer or a sweep feeds a kernel.
+fn vec_entries(n: usize, density: f64, seed: u64) -> Entries<f64> {
+    random_entries(&[n], density, seed)
+}
+
+/// Every (density, seed) and a few lengths, including 0 and 1.
+fn each_case(mut f: impl FnMut(usize, f64, u64)) {
+    for n in [0, 1, 4, 9] {
+        sweep(|density, seed| f(n, density, seed));
+    }
+}
+
+/// The coordinates a sparse output stores, in order.
+fn stored<L: Levels, O: ModeOrder>(t: &Tensor<f64, L, O>) -> Vec<Vec<usize>> {
+    t.entries().into_iter().map(|(c, _)| c).collect()
+}
+
+/// Re-validates a kernel's output through the validating constructor.
+fn revalidate<L: Levels + Clone, O: ModeOrder>(t: &Tensor<f64, L, O>) {
+    let again = Tensor::<f64, L, O>::from_levels(t.shape(), t.levels().clone(), t.vals().to_vec());
+    assert!(again.is_ok(), "output is invalid: {again:?}");
+}
+
+/// Issue 5, item 1: a dense operand inside a parenthesised sum, multiplied by a sparse operand,
+/// does not cover the dimension (the lattice point pruned for lacking it was reachable).
+mod dense_operand_in_union_times_sparse {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn into_dense(y: &mut Dense1<f64>, b: &SparseVec<f64>, c: &Dense1<f64>, x: &SparseVec<f64>) {
+            y(i) = (b(i) + c(i)) * x(i)
+        }
+        pub fn commuted(y: &mut Dense1<f64>, b: &SparseVec<f64>, c: &Dense1<f64>, x: &SparseVec<f64>) {
+            y(i) = x(i) * (b(i) + c(i))
+        }
+        pub fn into_scalar(s: &mut f64, b: &SparseVec<f64>, c: &Dense1<f64>, x: &SparseVec<f64>, d: &SparseVec<f64>) {
+            s = (b(i) + c(i)) * x(i) + d(i)
+        }
+        pub fn into_sparse(y: &mut SparseVec<f64>, b: &SparseVec<f64>, c: &Dense1<f64>, x: &SparseVec<f64>, d: &SparseVec<f64>) {
+            y(i) = (b(i) + c(i)) * x(i) + d(i)
+        }
+        pub fn with_sum(o: &mut Dense2<f64>, x: &SparseVec<f64>, h: &Dense1<f64>, e: &SparseVec<f64>, x1: &Csr<f64>) {
+            o(k, m) = (x(k) + h(k)) * e(k) + x1(m, i)
+        }
+    }
+
+    #[test]
+    fn reproducer_empty_x_gives_zeros() -> Result<(), Error> {
+        let b = SparseVec::<f64>::from_entries(&[4], [([1], 1.0), ([3], 0.7)])?;
+        let c = Dense1::from_vec(vec![0.5, 1.5, 1.0, 0.9]);
+        let x = SparseVec::<f64>::new(&[4])?;
+        let mut y = Dense1::from_vec(vec![9.0; 4]);
+        into_dense(&mut y, &b, &c, &x)?;
+        assert_eq!(y.as_slice(), &[0.0; 4]);
+        let mut y = Dense1::from_vec(vec![9.0; 4]);
+        commuted(&mut y, &b, &c, &x)?;
+        assert_eq!(y.as_slice(), &[0.0; 4]);
+        Ok(())
+    }
+
+    #[test]
+    fn all_variants_match_oracle() {
+        each_case(|n, density, seed| {
+            let be = vec_entries(n, density, seed);
+            let ce = nonzero_entries::<f64>(&[n], seed);
+            let xe = vec_entries(n, other_density(density, seed, 1), seed ^ 1);
+            let de = vec_entries(n, other_density(density, seed, 2), seed ^ 2);
+            let (bd, cd, xd, dd) = (
+                DenseT::from_entries(&[n], &be),
+                DenseT::from_entries(&[n], &ce),
+                DenseT::from_entries(&[n], &xe),
+                DenseT::from_entries(&[n], &de),
+            );
+            let (b, c, x, d): (SparseVec<f64>, Dense1<f64>, SparseVec<f64>, SparseVec<f64>) = (
+                build(&[n], &be),
+                build(&[n], &ce),
+                build(&[n], &xe),
+                build(&[n], &de),
+            );
+            let case = (n, density, seed);
+            let mut prod = DenseT::zeros(&[n]);
+            let mut plus_d = DenseT::zeros(&[n]);
+            for i in 0..n {
+                let p = (bd.get(&[i]) + cd.get(&[i])) * xd.get(&[i]);
+                prod.set(&[i], p);
+                plus_d.set(&[i], p + dd.get(&[i]));
+            }
+            let mut y = Dense1::from_vec(vec![9.0; n]);
+            into_dense(&mut y, &b, &c, &x).unwrap();
+            assert_close(y.as_slice(), &prod, f64::TOL, case);
+            commuted(&mut y, &b, &c, &x).unwrap();
+            assert_close(y.as_slice(), &prod, f64::TOL, case);
+            let mut s = 9.0;
+            into_scalar(&mut s, &b, &c, &x, &d).unwrap();
+            assert_scalar_close(s, plus_d.data.iter().sum(), f64::TOL, case);
+            let mut ys = build::<f64, _, _>(&[n], &vec_entries(n, 0.5, seed ^ 7));
+            into_sparse(&mut ys, &b, &c, &x, &d).unwrap();
+            revalidate(&ys);
+            assert_close(&ys.to_dense(), &plus_d, f64::TOL, case);
+            // Stored exactly where x or d stores an entry.
+            let expected: Vec<Vec<usize>> = (0..n)
+                .filter(|&i| xe.iter().any(|(c, _)| c[0] == i) || de.iter().any(|(c, _)| c[0] == i))
+                .map(|i| vec![i])
+                .collect();
+            assert_eq!(stored(&ys), expected, "{case:?}");
+        });
+    }
+
+    #[test]
+    fn sum_survives_an_empty_factor() {
+        for (n, m, l) in [(3, 4, 5), (1, 1, 1), (0, 2, 3), (4, 0, 2), (5, 3, 0)] {
+            sweep(|density, seed| {
+                let xe = vec_entries(n, density, seed);
+                let he = nonzero_entries::<f64>(&[n], seed);
+                let ee = vec_entries(n, other_density(density, seed, 3), seed ^ 3);
+                let x1e = random_entries(&[m, l], density, seed ^ 4);
+                let (xd, hd, ed, x1d) = (
+                    DenseT::from_entries(&[n], &xe),
+                    DenseT::from_entries(&[n], &he),
+                    DenseT::from_entries(&[n], &ee),
+                    DenseT::from_entries(&[m, l], &x1e),
+                );
+                let mut expected = DenseT::zeros(&[n, m]);
+                for k in 0..n {
+                    for mm in 0..m {
+                        let row: f64 = (0..l).map(|i| x1d.get(&[mm, i])).sum();
+                        let v = (xd.get(&[k]) + hd.get(&[k])) * ed.get(&[k]) + row;
+                        expected.set(&[k, mm], v);
+                    }
+                }
+                let mut o = Dense2::from_vec(n, m, vec![9.0; n * m]).unwrap();
+                with_sum(
+                    &mut o,
+                    &build(&[n], &xe),
+                    &build(&[n], &he),
+                    &build(&[n], &ee),
+                    &build(&[m, l], &x1e),
+                )
+                .unwrap();
+                assert_close(o.as_slice(), &expected, f64::TOL, (n, m, l, density, seed));
+            });
+        }
+    }
+}
+
+/// Issue 5, item 3: generated names collide with user names.
+mod hygiene {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn twice_and_a1(y: &mut Dense1<f64>, a: &SparseVec<f64>, a1: &SparseVec<f64>) {
+            y(i) = a(i) * a(i) + a1(i)
+        }
+        pub fn twice_and_a1_sparse(y: &mut SparseVec<f64>, a: &SparseVec<f64>, a1: &Dense1<f64>) {
+            y(i) = a(i) * a(i) + a1(i)
+        }
+        pub fn b_b1_b(out: &mut f64, b: &SparseVec<f64>, b1: &SparseVec<f64>) {
+            out = b(i) * b1(i) * b(i)
+        }
+        pub fn index_named_like_a_position(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+            y(p_a1) = a(p_a1, j) * x(j)
+        }
+        pub fn index_named_like_a_dimension(y: &mut Dense1<f64>, a: &Dense2<f64>, x: &Dense1<f64>) {
+            y(dim_i) = a(dim_i, i) * x(i)
+        }
+        pub fn index_named_like_a_temporary(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+            y(t0) = a(t0, j) * x(j)
+        }
+        pub fn raw_identifiers(r#y: &mut Dense1<f64>, x: &Dense1<f64>) {
+            y(r#i) = x(r#i)
+        }
+        pub fn raw_and_plain_are_one_name(y: &mut SparseVec<f64>, r#x: &SparseVec<f64>) {
+            r#y(i) = x(r#i) * 2.0
+        }
+    }
+
+    #[test]
+    fn reproducers_match_oracle() {
+        each_case(|n, density, seed| {
+            let case = (n, density, seed);
+            let ae = vec_entries(n, density, seed);
+            let a1e = vec_entries(n, other_density(density, seed, 1), seed ^ 1);
+            let (ad, a1d) = (
+                DenseT::from_entries(&[n], &ae),
+                DenseT::from_entries(&[n], &a1e),
+            );
+            let mut expected = DenseT::zeros(&[n]);
+            for i in 0..n {
+                let a = ad.get(&[i]);
+                expected.set(&[i], a * a + a1d.get(&[i]));
+            }
+            let (a, a1): (SparseVec<f64>, SparseVec<f64>) = (build(&[n], &ae), build(&[n], &a1e));
+            let mut y = Dense1::from_vec(vec![9.0; n]);
+            twice_and_a1(&mut y, &a, &a1).unwrap();
+            assert_close(y.as_slice(), &expected, f64::TOL, case);
+            let mut ys = SparseVec::<f64>::new(&[n]).unwrap();
+            twice_and_a1_sparse(&mut ys, &a, &build(&[n], &a1e)).unwrap();
+            assert_close(&ys.to_dense(), &expected, f64::TOL, case);
+            let mut out = 9.0;
+            b_b1_b(&mut out, &a, &a1).unwrap();
+            let dot: f64 = (0..n)
+                .map(|i| ad.get(&[i]) * a1d.get(&[i]) * ad.get(&[i]))
+                .sum();
+            assert_scalar_close(out, dot, f64::TOL, case);
+            let mut yr = Dense1::from_vec(vec![9.0; n]);
+            raw_identifiers(&mut yr, &build(&[n], &ae)).unwrap();
+            assert_close(yr.as_slice(), &ad, f64::TOL, case);
+            raw_and_plain_are_one_name(&mut ys, &a).unwrap();
+            let doubled: Vec<f64> = ad.data.iter().map(|v| 2.0 * v).collect();
+            assert_eq!(ys.to_dense(), doubled, "{case:?}");
+        });
+    }
+
+    #[test]
+    fn index_variables_named_like_locals() {
+        for shape in [[0, 3], [1, 1], [7, 9], [100, 2]] {
+            sweep(|density, seed| {
+                let case = (shape, density, seed);
+                let ae = random_entries(&shape, density, seed);
+                let xe = random_entries(&[shape[1]], other_density(density, seed, 1), seed ^ 1);
+                let expected = matvec(
+                    &DenseT::from_entries(&shape, &ae),
+                    &DenseT::from_entries(&[shape[1]], &xe),
+                );
+                let x: Dense1<f64> = build(&[shape[1]], &xe);
+                let mut y = Dense1::from_vec(vec![9.0; shape[0]]);
+                index_named_like_a_position(&mut y, &build(&shape, &ae), &x).unwrap();
+                assert_close(y.as_slice(), &expected, f64::TOL, case);
+                index_named_like_a_dimension(&mut y, &build(&shape, &ae), &x).unwrap();
+                assert_close(y.as_slice(), &expected, f64::TOL, case);
+                index_named_like_a_temporary(&mut y, &build(&shape, &ae), &x).unwrap();
+                assert_close(y.as_slice(), &expected, f64::TOL, case);
+            });
+        }
+    }
+}
+
+/// Issue 5, item 4: COO runs above a compressed level are an assemblable output.
+mod coo_run_above_compressed {
+    use super::*;
+
+    type CooRows = Tensor<f64, (CompressedNonUnique, Singleton, Compressed)>;
+
+    sparse_kernel! {
+        pub fn add(c: &mut Tensor<f64, (CompressedNonUnique, Singleton, Compressed)>, a: &Csf3<f64>, b: &Coo3<f64>) {
+            c(i, j, k) = a(i, j, k) + b(i, j, k)
+        }
+        pub fn mul(c: &mut Tensor<f64, (CompressedNonUnique, Singleton, Compressed)>, a: &Csf3<f64>, b: &Coo3<f64>) {
+            c(i, j, k) = a(i, j, k) * b(i, j, k)
+        }
+    }
+
+    #[test]
+    fn matches_oracle() {
+        for shape in TENSOR3_SHAPES {
+            sweep(|density, seed| {
+                let case = (shape, density, seed);
+                let ae = random_entries(&shape, density, seed);
+                let be = random_entries(&shape, other_density(density, seed, 1), seed ^ 1);
+                let (ad, bd) = (
+                    DenseT::from_entries(&shape, &ae),
+                    DenseT::from_entries(&shape, &be),
+                );
+                let (a, b): (Csf3<f64>, Coo3<f64>) = (build(&shape, &ae), build(&shape, &be));
+                let mut c: CooRows = build(&shape, &random_entries(&shape, 0.5, seed ^ 9));
+                add(&mut c, &a, &b).unwrap();
+                revalidate(&c);
+                let mut expected = DenseT::zeros(&shape);
+                for (i, (x, y)) in ad.data.iter().zip(&bd.data).enumerate() {
+                    expected.data[i] = x + y;
+                }
+                assert_close(&c.to_dense(), &expected, f64::TOL, case);
+                let union: std::collections::BTreeSet<Vec<usize>> =
+                    ae.iter().chain(&be).map(|(c, _)| c.clone()).collect();
+                assert_eq!(
+                    stored(&c),
+                    union.into_iter().collect::<Vec<_>>(),
+                    "{case:?}"
+                );
+                mul(&mut c, &a, &b).unwrap();
+                revalidate(&c);
+                for (i, (x, y)) in ad.data.iter().zip(&bd.data).enumerate() {
+                    expected.data[i] = x * y;
+                }
+                assert_close(&c.to_dense(), &expected, f64::TOL, case);
+                let both: Vec<Vec<usize>> = stored(&a)
+                    .into_iter()
+                    .filter(|c| be.iter().any(|(d, _)| d == c))
+                    .collect();
+                assert_eq!(stored(&c), both, "{case:?}");
+            });
+        }
+    }
+}
+
+/// Issue 5, item 9: a sparse output stores an entry only where some term contributed.
+mod no_explicit_zeros {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn spgemm_inner(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csc<f64>) {
+            c(i, k) = a(i, j) * b(j, k)
+        }
+        pub fn spmv_sparse(y: &mut SparseVec<f64>, a: &Csr<f64>, x: &SparseVec<f64>) {
+            y(i) = a(i, j) * x(j)
+        }
+    }
+
+    #[test]
+    fn spgemm_stores_the_product_pattern() {
+        for shape in MATRIX_SHAPES {
+            sweep(|density, seed| {
+                let case = (shape, density, seed);
+                let [m, n] = shape;
+                let ae = random_entries(&shape, density, seed);
+                let be = random_entries(&[n, m], other_density(density, seed, 1), seed ^ 1);
+                let (ad, bd) = (
+                    DenseT::from_entries(&shape, &ae),
+                    DenseT::from_entries(&[n, m], &be),
+                );
+                let mut c = Csr::<f64>::new(&[m, m]).unwrap();
+                spgemm_inner(&mut c, &build(&shape, &ae), &build(&[n, m], &be)).unwrap();
+                revalidate(&c);
+                let mut expected = DenseT::zeros(&[m, m]);
+                let mut pattern = Vec::new();
+                for i in 0..m {
+                    for k in 0..m {
+                        let hit = (0..n).any(|j| {
+                            ae.iter().any(|(c, _)| c == &[i, j])
+                                && be.iter().any(|(c, _)| c == &[j, k])
+                        });
+                        if hit {
+                            pattern.push(vec![i, k]);
+                        }
+                        let s: f64 = (0..n).map(|j| ad.get(&[i, j]) * bd.get(&[j, k])).sum();
+                        expected.set(&[i, k], s);
+                    }
+                }
+                assert_close(&c.to_dense(), &expected, f64::TOL, case);
+                assert_eq!(stored(&c), pattern, "{case:?}");
+            });
+        }
+    }
+
+    #[test]
+    fn spmv_into_sparse_stores_rows_that_meet_x() {
+        for shape in MATRIX_SHAPES {
+            sweep(|density, seed| {
+                let case = (shape, density, seed);
+                let [m, n] = shape;
+                let ae = random_entries(&shape, density, seed);
+                let xe = vec_entries(n, other_density(density, seed, 1), seed ^ 1);
+                let mut y = SparseVec::<f64>::new(&[m]).unwrap();
+                spmv_sparse(&mut y, &build(&shape, &ae), &build(&[n], &xe)).unwrap();
+                revalidate(&y);
+                let expected = matvec(
+                    &DenseT::from_entries(&shape, &ae),
+                    &DenseT::from_entries(&[n], &xe),
+                );
+                assert_close(&y.to_dense(), &expected, f64::TOL, case);
+                let pattern: Vec<Vec<usize>> = (0..m)
+                    .filter(|&i| {
+                        ae.iter()
+                            .any(|(c, _)| c[0] == i && xe.iter().any(|(d, _)| d[0] == c[1]))
+                    })
+                    .map(|i| vec![i])
+                    .collect();
+                assert_eq!(stored(&y), pattern, "{case:?}");
+            });
+        }
+    }
+}
+
+/// Issue 5, item 10: kernels refused although a loop order exists.
+mod valid_kernels_accepted {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn both_sides_of_a_sum(s: &mut f64, x: &Dense1<f64>, a: &Csr<f64>) {
+            s = x(i) + a(k, i)
+        }
+        pub fn nested_sums_split(y: &mut Dense1<f64>, a: &Csr<f64>, b: &Dense2<f64>, c: &Csc<f64>) {
+            y(i) = a(i, k) + b(i, m) * c(k, m)
+        }
+        pub fn negated_root_sum(y: &mut Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) {
+            y(i) = -(a(i, j) * x(j))
+        }
+        pub fn output_in_any_order(y: &mut Dense2<f64>, f: &Csf3<f64>, v: &Dense1<f64>) {
+            y(i, j) = f(j, k, i) + v(i)
+        }
+    }
+
+    #[test]
+    fn values_match_oracle() {
+        for [m, n] in [[0, 0], [1, 1], [3, 4], [6, 5]] {
+            sweep(|density, seed| {
+                let case = (m, n, density, seed);
+                let xe = vec_entries(n, density, seed);
+                let ae = random_entries(&[m, n], other_density(density, seed, 1), seed ^ 1);
+                let (xd, ad) = (
+                    DenseT::from_entries(&[n], &xe),
+                    DenseT::from_entries(&[m, n], &ae),
+                );
+                // s = Σ_i (x(i) + Σ_k a(k, i))
+                let mut s = 9.0;
+                both_sides_of_a_sum(&mut s, &build(&[n], &xe), &build(&[m, n], &ae)).unwrap();
+                let want: f64 = xd.data.iter().sum::<f64>() + ad.data.iter().sum::<f64>();
+                assert_scalar_close(s, want, f64::TOL, case);
+                // y(i) = -Σ_j a(i, j) x(j), with `a` stored by columns.
+                let mut y = Dense1::from_vec(vec![9.0; m]);
+                negated_root_sum(&mut y, &build(&[m, n], &ae), &build(&[n], &xe)).unwrap();
+                let mut expected = matvec(&ad, &xd);
+                expected.data.iter_mut().for_each(|v| *v = -*v);
+                assert_close(y.as_slice(), &expected, f64::TOL, case);
+                // y(i) = Σ_k (a(i,k) + Σ_m b(i,m) c(k,m)), a: m x n, b: m x n, c: n x n
+                let be = random_entries(&[m, n], density, seed ^ 2);
+                let ce = random_entries(&[n, n], other_density(density, seed, 3), seed ^ 3);
+                let (bd, cd) = (
+                    DenseT::from_entries(&[m, n], &be),
+                    DenseT::from_entries(&[n, n], &ce),
+                );
+                let mut y = Dense1::from_vec(vec![9.0; m]);
+                nested_sums_split(
+                    &mut y,
+                    &build(&[m, n], &ae),
+                    &build(&[m, n], &be),
+                    &build(&[n, n], &ce),
+                )
+                .unwrap();
+                let mut expected = DenseT::zeros(&[m]);
+                for i in 0..m {
+                    let mut t = 0.0;
+                    for k in 0..n {
+                        t += ad.get(&[i, k]);
+                        for mm in 0..n {
+                            t += bd.get(&[i, mm]) * cd.get(&[k, mm]);
+                        }
+                    }
+                    expected.set(&[i], t);
+                }
+                assert_close(y.as_slice(), &expected, f64::TOL, case);
+                // y(i, j) = Σ_k f(j, k, i) + v(i)
+                let fe = random_entries(&[n, 3, m], density, seed ^ 4);
+                let ve = vec_entries(m, other_density(density, seed, 5), seed ^ 5);
+                let (fd, vd) = (
+                    DenseT::from_entries(&[n, 3, m], &fe),
+                    DenseT::from_entries(&[m], &ve),
+                );
+                let mut y = Dense2::from_vec(m, n, vec![9.0; m * n]).unwrap();
+                output_in_any_order(&mut y, &build(&[n, 3, m], &fe), &build(&[m], &ve)).unwrap();
+                let mut expected = DenseT::zeros(&[m, n]);
+                for i in 0..m {
+                    for j in 0..n {
+                        let f: f64 = (0..3).map(|k| fd.get(&[j, k, i])).sum();
+                        expected.set(&[i, j], f + vd.get(&[i]));
+                    }
+                }
+                assert_close(y.as_slice(), &expected, f64::TOL, case);
+            });
+        }
+    }
+}
