@@ -49,3 +49,10 @@ fn residual_with_csc_is_split() {
         "pub fn residual(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) { r(i) = b(i) - a(i, j) * x(j) }"
     ));
 }
+
+#[test]
+fn four_way_union_merges_compactly() {
+    insta::assert_snapshot!(generated(
+        "pub fn add4(y: &mut SparseVec<f64>, a: &SparseVec<f64>, b: &SparseVec<f64>, c: &SparseVec<f64>, d: &SparseVec<f64>) { y(i) = a(i) + b(i) * c(i) + d(i) }"
+    ));
+}
