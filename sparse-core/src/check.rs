@@ -16,6 +16,7 @@ use syn::spanned::Spanned;
 /// Checks one kernel function; `None` when a diagnostic was recorded.
 pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     check_signature_shape(&item.sig, diags);
+    check_attributes(item, diags);
     let params = crate::signature::read_params(&item.sig, diags);
     let statement = statement(&item.block, diags);
     let output_name = statement.and_then(|(lhs, _, _)| match lhs {
@@ -79,6 +80,40 @@ fn check_signature_shape(sig: &syn::Signature, diags: &mut Diagnostics) {
     }
     if let Some(token) = &sig.asyncness {
         diags.error(token.span, "kernels cannot be `async`");
+    }
+    let qualifier = |what: &str| format!("kernels cannot be `{what}`");
+    let help = "remove it: a kernel is a plain safe function";
+    if let Some(token) = &sig.constness {
+        diags.error_help(token.span, qualifier("const"), help);
+    }
+    if let Some(token) = &sig.unsafety {
+        diags.error_help(token.span, qualifier("unsafe"), help);
+    }
+    if let Some(abi) = &sig.abi {
+        diags.error_help(abi.span(), "kernels cannot declare an ABI", help);
+    }
+    if let Some(variadic) = &sig.variadic {
+        diags.error_help(variadic.span(), "kernels cannot be variadic", help);
+    }
+    if let Some(clause) = &sig.generics.where_clause {
+        diags.error_help(
+            clause.span(),
+            "kernels cannot have a `where` clause",
+            "name concrete formats and value types in the signature",
+        );
+    }
+}
+
+/// Attributes pass through to the generated function, so they must be outer attributes.
+fn check_attributes(item: &syn::ItemFn, diags: &mut Diagnostics) {
+    for attr in &item.attrs {
+        if let syn::AttrStyle::Inner(_) = attr.style {
+            diags.error_help(
+                attr.span(),
+                "inner attributes are not supported in a kernel body",
+                "put the attribute on the function as an outer attribute: `#[...]`",
+            );
+        }
     }
 }
 
@@ -403,6 +438,14 @@ impl<'p> Builder<'p> {
                 );
                 return None;
             };
+            if ["self", "Self", "super", "crate"].contains(&ident.to_string().as_str()) {
+                diags.error_help(
+                    ident.span(),
+                    format!("`{ident}` is a keyword, not an index variable"),
+                    "name index variables with identifiers such as `i`",
+                );
+                return None;
+            }
             if self.param(&ident).is_some() {
                 diags.error_help(
                     ident.span(),

@@ -12,8 +12,9 @@ use crate::names::Names;
 use crate::notation::Kernel;
 use crate::signature::{is_float, is_unsigned};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{quote, ToTokens};
+use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashSet;
+use syn::spanned::Spanned;
 
 /// The whole generated function.
 pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Names) -> TokenStream {
@@ -117,9 +118,10 @@ fn type_assertions(kernel: &Kernel) -> TokenStream {
         .map(|t| {
             let canonical = t.format.canonical_type(&kernel.value_type);
             let written = &t.written_type;
+            // Spanned at the written type, where rustc reports a mismatch.
+            let value = quote_spanned!(written.span()=> ::core::marker::PhantomData::<#written>);
             quote! {
-                let _: ::core::marker::PhantomData<#canonical> =
-                    ::core::marker::PhantomData::<#written>;
+                let _: ::core::marker::PhantomData<#canonical> = #value;
             }
         })
         .collect()

@@ -108,9 +108,18 @@ fn compile_fn(item: &syn::ItemFn) -> TokenStream {
 /// error at the kernel rather than a cascade at every call site.
 fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
     let errors = error.to_compile_error();
-    let attrs = &item.attrs;
+    // Only what a plain function may carry, so the stub adds no error of its own.
+    let attrs = item
+        .attrs
+        .iter()
+        .filter(|a| matches!(a.style, syn::AttrStyle::Outer));
     let vis = &item.vis;
-    let sig = emit::signature(&item.sig);
+    let mut sig = emit::signature(&item.sig);
+    sig.constness = None;
+    sig.asyncness = None;
+    sig.unsafety = None;
+    sig.abi = None;
+    sig.variadic = None;
     quote! {
         #errors
         #(#attrs)*

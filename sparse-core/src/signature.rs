@@ -96,14 +96,30 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         );
         return None;
     };
-    let Pat::Ident(pat) = &*pat_type.pat else {
+    let plain = match &*pat_type.pat {
+        Pat::Ident(pat)
+            if pat.by_ref.is_none() && pat.mutability.is_none() && pat.subpat.is_none() =>
+        {
+            Some(pat)
+        }
+        _ => None,
+    };
+    let Some(pat) = plain else {
         diags.error_help(
             pat_type.pat.span(),
             "kernel parameters must be plain names",
-            "write `name: Type`",
+            "write `name: Type` (no `ref`, `mut` or patterns)",
         );
         return None;
     };
+    if let Some(attr) = pat_type.attrs.first() {
+        diags.error_help(
+            attr.span(),
+            "attributes on kernel parameters are not supported",
+            "remove the attribute",
+        );
+        return None;
+    }
     let (passing, inner) = match ungroup(&pat_type.ty) {
         Type::Reference(r) if r.mutability.is_some() => (Passing::Mutable, ungroup(&r.elem)),
         Type::Reference(r) => (Passing::Shared, ungroup(&r.elem)),
