@@ -17,6 +17,9 @@ use syn::spanned::Spanned;
 pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     check_signature_shape(&item.sig, diags);
     check_attributes(item, diags);
+    if item.sig.inputs.len() > crate::limits::MAX_PARAMS {
+        return None;
+    }
     let params = crate::signature::read_params(&item.sig, diags);
     let statement = statement(&item.block, diags);
     let output_name = statement.and_then(|(lhs, _, _)| match lhs {
@@ -94,6 +97,17 @@ fn check_signature_shape(sig: &syn::Signature, diags: &mut Diagnostics) {
     }
     if let Some(variadic) = &sig.variadic {
         diags.error_help(variadic.span(), "kernels cannot be variadic", help);
+    }
+    if sig.inputs.len() > crate::limits::MAX_PARAMS {
+        diags.error_help(
+            sig.inputs.span(),
+            format!(
+                "a kernel takes at most {} parameters, this one {}",
+                crate::limits::MAX_PARAMS,
+                sig.inputs.len()
+            ),
+            "split the computation into several kernels",
+        );
     }
     if let Some(clause) = &sig.generics.where_clause {
         diags.error_help(

@@ -11,7 +11,7 @@ use crate::ir::{visit_locals, Assign, Expr, Local, Op, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
 use crate::signature::{is_float, is_unsigned};
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashSet;
 use syn::spanned::Spanned;
@@ -314,76 +314,121 @@ impl Emitter<'_> {
 
     /// Emits `e`, parenthesized when its precedence is below `min`.
     fn expr(&self, e: &Expr, min: u8) -> TokenStream {
-        let (tokens, prec) = self.expr_prec(e);
-        if prec < min {
-            quote! { (#tokens) }
+        let mut out = Vec::new();
+        self.write(e, min, &mut out);
+        out.into_iter().collect()
+    }
+
+    /// Appends `e` to `out` token by token: interpolating the tokens of subexpressions into
+    /// their parents would copy a chain of `n` operations `n` times.
+    fn write(&self, e: &Expr, min: u8, out: &mut Vec<TokenTree>) {
+        if self.precedence(e) < min {
+            let mut inner = Vec::new();
+            self.write_bare(e, &mut inner);
+            out.push(group(Delimiter::Parenthesis, inner));
         } else {
-            tokens
+            self.write_bare(e, out);
         }
     }
 
-    fn expr_prec(&self, e: &Expr) -> (TokenStream, u8) {
+    /// The precedence `e` is emitted at. A select is parenthesized wherever it is an operand,
+    /// so that it never starts a statement; an unsigned negation is a subtraction.
+    fn precedence(&self, e: &Expr) -> u8 {
         match e {
-            Expr::Var(v) => (self.local(*v).into_token_stream(), PREC_ATOM),
-            Expr::Bool(b) => (quote!(#b), PREC_ATOM),
-            Expr::Pair(a, b) => {
-                let (a, b) = (self.expr(a, 0), self.expr(b, 0));
-                (quote! { (#a, #b) }, PREC_ATOM)
-            }
-            Expr::Param(p) => (p.into_token_stream(), PREC_ATOM),
-            Expr::Usize(n) => (Literal::usize_unsuffixed(*n).into_token_stream(), PREC_ATOM),
+            Expr::Binary(op, ..) => prec(*op),
+            Expr::Neg(_) if is_unsigned(&self.kernel.value_type) => prec(Op::Sub),
+            Expr::Neg(_) | Expr::Index(..) | Expr::Deref(_) => PREC_UNARY,
+            Expr::Select(..) => 0,
+            _ => PREC_ATOM,
+        }
+    }
+
+    fn write_bare(&self, e: &Expr, out: &mut Vec<TokenTree>) {
+        let push = |out: &mut Vec<TokenTree>, ts: TokenStream| out.extend(ts);
+        match e {
+            Expr::Var(v) => out.push(TokenTree::Ident(self.local(*v))),
+            Expr::Bool(b) => push(out, quote!(#b)),
+            Expr::Param(p) => out.push(TokenTree::Ident(p.clone())),
+            Expr::Usize(n) => out.push(TokenTree::Literal(Literal::usize_unsuffixed(*n))),
             Expr::Value(ValueConst::Zero) => {
                 let v = &self.kernel.value_type;
-                (
+                push(
+                    out,
                     quote! { <#v as ::sparse_runtime::__private::num_traits::Zero>::zero() },
-                    PREC_ATOM,
-                )
+                );
             }
-            Expr::Value(ValueConst::Literal(lit)) => (self.literal(lit), PREC_ATOM),
+            Expr::Value(ValueConst::Literal(lit)) => push(out, self.literal(lit)),
+            Expr::Pair(a, b) => {
+                let mut inner = Vec::new();
+                self.write(a, 0, &mut inner);
+                push(&mut inner, quote!(,));
+                self.write(b, 0, &mut inner);
+                out.push(group(Delimiter::Parenthesis, inner));
+            }
             Expr::Binary(op, a, b) => {
                 let p = prec(*op);
-                let a = self.expr(a, p);
-                let b = self.expr(b, p + 1);
-                let op = op_tokens(*op);
-                (quote! { #a #op #b }, p)
+                self.write(a, p, out);
+                push(out, op_tokens(*op));
+                self.write(b, p + 1, out);
             }
             Expr::Neg(a) if is_unsigned(&self.kernel.value_type) => {
                 // Unsigned types have no `Neg`; `0 - a` keeps Rust's overflow semantics.
-                let zero = self.expr(&Expr::Value(ValueConst::Zero), PREC_ATOM);
-                let a = self.expr(a, prec(Op::Sub) + 1);
-                (quote! { #zero - #a }, prec(Op::Sub))
+                self.write(&Expr::Value(ValueConst::Zero), PREC_ATOM, out);
+                push(out, quote!(-));
+                self.write(a, prec(Op::Sub) + 1, out);
             }
             Expr::Neg(a) => {
-                let a = self.expr(a, PREC_UNARY);
-                (quote! { -#a }, PREC_UNARY)
+                push(out, quote!(-));
+                self.write(a, PREC_UNARY, out);
             }
             Expr::Call(recv, method, args) => {
-                let recv = self.expr(recv, PREC_ATOM);
+                self.write(recv, PREC_ATOM, out);
                 let method = Ident::new(method, Span::call_site());
-                let args = args.iter().map(|a| self.expr(a, 0));
-                (quote! { #recv.#method(#(#args),*) }, PREC_ATOM)
+                push(out, quote!(.#method));
+                let mut inner = Vec::new();
+                for (n, a) in args.iter().enumerate() {
+                    if n > 0 {
+                        push(&mut inner, quote!(,));
+                    }
+                    self.write(a, 0, &mut inner);
+                }
+                out.push(group(Delimiter::Parenthesis, inner));
             }
             Expr::Index(base, i) => {
-                let base = self.expr(base, PREC_ATOM);
-                let i = self.expr(i, 0);
-                (quote! { *#base.get_unchecked(#i) }, PREC_UNARY)
+                push(out, quote!(*));
+                self.write(base, PREC_ATOM, out);
+                push(out, quote!(.get_unchecked));
+                let mut inner = Vec::new();
+                self.write(i, 0, &mut inner);
+                out.push(group(Delimiter::Parenthesis, inner));
             }
             Expr::Min(a, b) => {
-                let (a, b) = (self.expr(a, 0), self.expr(b, 0));
-                (quote! { ::core::cmp::min(#a, #b) }, PREC_ATOM)
+                push(out, quote!(::core::cmp::min));
+                let mut inner = Vec::new();
+                self.write(a, 0, &mut inner);
+                push(&mut inner, quote!(,));
+                self.write(b, 0, &mut inner);
+                out.push(group(Delimiter::Parenthesis, inner));
             }
             Expr::Deref(a) => {
-                let a = self.expr(a, PREC_UNARY);
-                (quote! { *#a }, PREC_UNARY)
+                push(out, quote!(*));
+                self.write(a, PREC_UNARY, out);
             }
-            // Parenthesized wherever it is an operand, so it never starts a statement.
             Expr::Select(c, a, b) => {
-                let (c, a, b) = (self.expr(c, 0), self.expr(a, 0), self.expr(b, 0));
-                (quote! { if #c { #a } else { #b } }, 0)
+                push(out, quote!(if));
+                self.write(c, 0, out);
+                for (n, branch) in [a, b].into_iter().enumerate() {
+                    if n > 0 {
+                        push(out, quote!(else));
+                    }
+                    let mut inner = Vec::new();
+                    self.write(branch, 0, &mut inner);
+                    out.push(group(Delimiter::Brace, inner));
+                }
             }
             Expr::Try(a) => {
-                let a = self.expr(a, PREC_ATOM);
-                (quote! { #a? }, PREC_ATOM)
+                self.write(a, PREC_ATOM, out);
+                push(out, quote!(?));
             }
         }
     }
@@ -419,6 +464,10 @@ impl Emitter<'_> {
             Err(_) => lit.into_token_stream(),
         }
     }
+}
+
+fn group(delimiter: Delimiter, tokens: Vec<TokenTree>) -> TokenTree {
+    TokenTree::Group(Group::new(delimiter, tokens.into_iter().collect()))
 }
 
 const PREC_ATOM: u8 = 10;

@@ -27,8 +27,9 @@ pub enum Local {
     RunEnd(AccessId, usize),
     /// Whether a position iterator sits at the current coordinate (compact merge).
     Matched(AccessId, usize),
-    /// Whether an access is present at the current point (its levels so far all matched).
-    Present(AccessId, usize),
+    /// Whether a subexpression is present at the current point (a union or intersection of
+    /// its operands' presence, computed once).
+    Flag(usize),
     /// The first position of the output segment appended by a loop.
     SegBegin(AccessId, usize),
     /// The end of the output segment appended by a loop.

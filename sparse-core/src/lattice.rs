@@ -166,7 +166,8 @@ fn construct(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
 
 fn map(mut lattice: MergeLattice, f: impl Fn(Expr) -> Expr) -> MergeLattice {
     for p in &mut lattice.points {
-        p.expr = f(p.expr.clone());
+        let e = std::mem::replace(&mut p.expr, Expr::Scalar(0));
+        p.expr = f(e);
     }
     lattice
 }

@@ -14,6 +14,7 @@ pub mod format;
 pub mod ir;
 pub mod iteration_graph;
 pub mod lattice;
+pub mod limits;
 pub mod lower;
 pub mod names;
 pub mod notation;
@@ -25,24 +26,80 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
 
+/// One item of a `sparse_kernel!` invocation: a function, or one whose body was too large to
+/// be parsed safely (its signature, for the stub, and the error).
+type KernelItem = Result<syn::ItemFn, (syn::ItemFn, syn::Error)>;
+
 /// The items of one `sparse_kernel!` invocation.
-struct KernelItems(Vec<syn::ItemFn>);
+struct KernelItems(Vec<KernelItem>);
 
 impl Parse for KernelItems {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut items = Vec::new();
         while !input.is_empty() {
-            items.push(input.parse()?);
+            items.push(parse_kernel_fn(input)?);
         }
         Ok(KernelItems(items))
     }
 }
 
+/// A function item whose body is parsed only if it is within [`limits::MAX_BODY_TOKENS`].
+fn parse_kernel_fn(input: ParseStream) -> syn::Result<KernelItem> {
+    let mut attrs = input.call(syn::Attribute::parse_outer)?;
+    let vis: syn::Visibility = input.parse()?;
+    let sig: syn::Signature = input.parse()?;
+    let body: proc_macro2::Group = input.parse()?;
+    if body.delimiter() != proc_macro2::Delimiter::Brace {
+        return Err(syn::Error::new(
+            body.span(),
+            "expected a function body `{ ... }`",
+        ));
+    }
+    let mut block = Box::new(syn::Block {
+        brace_token: syn::token::Brace(body.delim_span()),
+        stmts: Vec::new(),
+    });
+    let tokens = limits::count_tokens(&body.stream());
+    if tokens > limits::MAX_BODY_TOKENS {
+        let item = syn::ItemFn {
+            attrs,
+            vis,
+            sig,
+            block,
+        };
+        return Ok(Err((item, limits::body_too_large(&body, tokens))));
+    }
+    let parse_body = |content: ParseStream| {
+        let inner = content.call(syn::Attribute::parse_inner)?;
+        let stmts = content.call(syn::Block::parse_within)?;
+        Ok((inner, stmts))
+    };
+    let (inner, stmts) = syn::parse::Parser::parse2(parse_body, body.stream())?;
+    attrs.extend(inner);
+    block.stmts = stmts;
+    Ok(Ok(syn::ItemFn {
+        attrs,
+        vis,
+        sig,
+        block,
+    }))
+}
+
 /// Compiles the body of a `sparse_kernel!` invocation into Rust items. Never panics: user
 /// errors and internal failures become `compile_error!`s.
 pub fn expand(input: TokenStream) -> TokenStream {
+    if let Err(e) = limits::check_nesting(&input) {
+        return e.to_compile_error();
+    }
     match syn::parse2::<KernelItems>(input) {
-        Ok(items) => items.0.iter().map(compile_fn).collect(),
+        Ok(items) => items
+            .0
+            .into_iter()
+            .map(|item| match item {
+                Ok(item) => compile_fn(&item),
+                Err((item, error)) => stub(&item, error),
+            })
+            .collect(),
         Err(e) => e.to_compile_error(),
     }
 }

@@ -82,7 +82,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Coord(a, k) => format!("c_{}{k}", label(a)),
         Local::RunEnd(a, k) => format!("r_{}{k}", label(a)),
         Local::Matched(a, k) => format!("m_{}{k}", label(a)),
-        Local::Present(a, k) => format!("has_{}{k}", label(a)),
+        Local::Flag(n) => format!("has{n}"),
         Local::SegBegin(a, k) => format!("begin_{}{k}", label(a)),
         Local::SegEnd(a, k) => format!("end_{}{k}", label(a)),
         Local::Temp(n) => format!("t{n}"),

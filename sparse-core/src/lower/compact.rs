@@ -112,6 +112,7 @@ impl Lowerer<'_> {
         }
         let mut inner = scope.clone();
         inner.bound[v] = true;
+        inner.compact = true;
         for &(a, k) in &sparse {
             let p = var(Local::Pos(a, k));
             inner.pos[a].push(if self.format(a).levels[k].unique {

@@ -46,6 +46,8 @@ struct Scope {
     /// Whether each access is present here: `true` where the cases of a merge lattice
     /// guarantee it, a run-time flag below a compact merge.
     present: Vec<IrExpr>,
+    /// Whether a compact merge encloses this point (some presence is a run-time flag).
+    compact: bool,
 }
 
 impl Scope {
@@ -83,6 +85,7 @@ struct Lowerer<'k> {
     /// Whether every component of a dense output is written (else it is zero-filled first).
     covers: bool,
     temps: usize,
+    flags: usize,
     internal_error: Option<String>,
 }
 
@@ -106,6 +109,7 @@ impl<'k> Lowerer<'k> {
             write,
             covers: true,
             temps: 0,
+            flags: 0,
             internal_error: None,
         }
     }
@@ -116,6 +120,7 @@ impl<'k> Lowerer<'k> {
             bound: vec![false; k.vars.len()],
             pos: vec![Vec::new(); k.accesses.len()],
             present: vec![IrExpr::Bool(true); k.accesses.len()],
+            compact: false,
         };
         let mut body = self.assembly_init();
         let mut loop_vars = k.output_vars().to_vec();
@@ -369,7 +374,7 @@ impl<'k> Lowerer<'k> {
         stmts: &mut Vec<Stmt>,
     ) -> (IrExpr, IrExpr) {
         let intersects = matches!(op, BinOp::Mul | BinOp::Div);
-        let dynamic = intersects && self.has_dynamic_access(scope, l, r);
+        let dynamic = intersects && scope.compact;
         let need = need_presence || dynamic;
         let (lv, lp) = self.value(scope, l, need, stmts);
         let (rv, rp) = self.value(scope, r, need, stmts);
@@ -381,9 +386,9 @@ impl<'k> Lowerer<'k> {
         };
         let value = bin(ir_op, lv, rv);
         if !intersects {
-            return (value, or(lp, rp));
+            return (value, self.flag(or(lp, rp), stmts));
         }
-        let present = and(lp, rp);
+        let present = self.flag(and(lp, rp), stmts);
         match &present {
             IrExpr::Bool(true) => (value, present),
             flag if dynamic => (
@@ -394,11 +399,16 @@ impl<'k> Lowerer<'k> {
         }
     }
 
-    fn has_dynamic_access(&self, scope: &Scope, l: &Expr, r: &Expr) -> bool {
-        let mut ids = Vec::new();
-        l.accesses(&mut ids);
-        r.accesses(&mut ids);
-        ids.iter().any(|&a| scope.is_dynamic(a))
+    /// A compound presence bound to a local, so that enclosing expressions refer to it rather
+    /// than copy it (a chain of products would otherwise grow quadratically).
+    fn flag(&mut self, present: IrExpr, stmts: &mut Vec<Stmt>) -> IrExpr {
+        if matches!(present, IrExpr::Bool(_) | IrExpr::Var(_)) {
+            return present;
+        }
+        let local = Local::Flag(self.flags);
+        self.flags += 1;
+        stmts.push(Stmt::Let(local, false, present));
+        var(local)
     }
 }
 
