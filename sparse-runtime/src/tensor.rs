@@ -255,16 +255,23 @@ impl<V: Value, L: Levels, O: ModeOrder> Drop for Assembly<'_, V, L, O> {
             return;
         }
         // The shape is the one of a valid tensor (assembly cannot change it),
-        // so its all-zero tensor exists; only its allocation can fail. Then no
-        // valid state can be built and, as Rust does for any failed
-        // allocation, the process aborts rather than leave an invalid tensor
-        // (a panic here could be caught and the tensor used).
-        match Tensor::new(&self.tensor.shape) {
-            Ok(empty) => *self.tensor = empty,
-            Err(e) => {
+        // so its all-zero tensor exists; only its allocation can fail, or a
+        // user value type's `zero`/`clone` panic. Then no valid state can be
+        // built and, as Rust does for a failed allocation, the process aborts
+        // rather than leave an invalid tensor (a panic escaping here could be
+        // caught and the tensor used).
+        let shape = &self.tensor.shape;
+        let empty = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Tensor::new(shape)));
+        match empty {
+            Ok(Ok(empty)) => *self.tensor = empty,
+            Ok(Err(e)) => {
                 eprintln!(
                     "sparse_runtime: cannot reset a tensor after an interrupted assembly: {e}"
                 );
+                std::process::abort();
+            }
+            Err(_) => {
+                eprintln!("sparse_runtime: a panic while resetting a tensor after an interrupted assembly");
                 std::process::abort();
             }
         }
