@@ -1,6 +1,7 @@
 //! Helpers for dense tensors, whose values are a plain row-major array.
 
 use crate::aliases::{Dense1, Dense2, Dense3};
+use crate::alloc;
 use crate::level::Dense;
 use crate::{Error, Tensor, Value};
 
@@ -26,18 +27,26 @@ fn check_len<V>(dims: &[usize], v: &[V]) -> Result<(), Error> {
     Ok(())
 }
 
-/// A zero vector of `dims`' size; panics if the size overflows `usize`.
-fn zero_vals<V: Value>(dims: &[usize]) -> Vec<V> {
-    match dense_len(dims) {
-        Ok(len) => vec![V::zero(); len],
-        Err(e) => panic!("{e}"),
-    }
+/// The zero components of shape `dims`, allocated fallibly; panics with a
+/// message naming `what` and the shape if the size overflows `usize` or the
+/// allocation fails (rather than aborting the process).
+fn zero_vals<V: Value>(what: &str, dims: &[usize]) -> Vec<V> {
+    dense_len(dims)
+        .and_then(|len| alloc::filled(len, V::zero(), "dense values"))
+        .unwrap_or_else(|e| {
+            let dims: Vec<String> = dims.iter().map(usize::to_string).collect();
+            panic!("{what}({}): {e}", dims.join(", "))
+        })
 }
 
 impl<V: Value> Dense1<V> {
     /// The zero vector of length `n`.
+    ///
+    /// # Panics
+    /// If the `n` values cannot be allocated (with a message naming `n`;
+    /// [`Tensor::new`] reports the same as an `Err`).
     pub fn zeros(n: usize) -> Self {
-        Self::from_vec(vec![V::zero(); n])
+        Self::from_vec(zero_vals("Dense1::zeros", &[n]))
     }
 
     /// The vector holding `v`.
@@ -61,9 +70,11 @@ impl<V: Value> Dense2<V> {
     /// The `rows x cols` zero matrix.
     ///
     /// # Panics
-    /// If `rows * cols` overflows `usize`.
+    /// If `rows * cols` overflows `usize` or the values cannot be allocated
+    /// (with a message naming the shape; [`Tensor::new`] reports the same as
+    /// an `Err`).
     pub fn zeros(rows: usize, cols: usize) -> Self {
-        let v = zero_vals(&[rows, cols]);
+        let v = zero_vals("Dense2::zeros", &[rows, cols]);
         Tensor::from_parts(&[rows, cols], (Dense::new(rows), Dense::new(cols)), v)
     }
 
@@ -90,9 +101,11 @@ impl<V: Value> Dense3<V> {
     /// The `d0 x d1 x d2` zero tensor.
     ///
     /// # Panics
-    /// If `d0 * d1 * d2` overflows `usize`.
+    /// If `d0 * d1 * d2` overflows `usize` or the values cannot be allocated
+    /// (with a message naming the shape; [`Tensor::new`] reports the same as
+    /// an `Err`).
     pub fn zeros(d0: usize, d1: usize, d2: usize) -> Self {
-        let v = zero_vals(&[d0, d1, d2]);
+        let v = zero_vals("Dense3::zeros", &[d0, d1, d2]);
         let levels = (Dense::new(d0), Dense::new(d1), Dense::new(d2));
         Tensor::from_parts(&[d0, d1, d2], levels, v)
     }

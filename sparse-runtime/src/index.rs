@@ -6,11 +6,47 @@
 
 use std::fmt::Debug;
 
+mod sealed {
+    /// Only `u32`, `u64` and `usize` are index types: validation compares
+    /// coordinates in `I` and kernels then read them through `to_usize`
+    /// without bounds checks, so both must be the primitive conversions.
+    pub trait Sealed {}
+}
+
 /// An unsigned integer type that can hold positions and coordinates of a level.
 ///
-/// Implemented for `u32`, `u64` and `usize`. Values are converted to `usize`
-/// on every access, so the conversions are `#[inline]` and branch-free.
-pub trait Index: Copy + Ord + Default + Debug + Send + Sync + 'static {
+/// Implemented for `u32`, `u64` and `usize` only. Values are converted to
+/// `usize` on every access, so the conversions are `#[inline]` and branch-free.
+///
+/// The trait is sealed: generated kernels index arrays without bounds checks
+/// using `to_usize` of validated coordinates, which is sound only because
+/// every implementation is a primitive, lossless conversion. A user type
+/// cannot implement it:
+///
+/// ```compile_fail
+/// use sparse_runtime::Index;
+///
+/// #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Debug)]
+/// struct Evil(u32);
+///
+/// impl Index for Evil {
+///     const NAME: &'static str = "Evil";
+///     fn to_usize(self) -> usize { self.0 as usize * 1_000_000 }
+///     fn try_from_usize(x: usize) -> Option<Self> { u32::try_from(x).ok().map(Evil) }
+///     fn from_usize_unchecked(x: usize) -> Self { Evil(x as u32) }
+///     fn max_usize() -> usize { u32::MAX as usize }
+/// }
+/// ```
+///
+/// (The same type meets every other bound of the trait; only the seal is missing.)
+///
+/// ```
+/// #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Debug)]
+/// struct Evil(u32);
+/// fn other_bounds<T: Copy + Ord + Default + std::fmt::Debug + Send + Sync + 'static>() {}
+/// other_bounds::<Evil>();
+/// ```
+pub trait Index: sealed::Sealed + Copy + Ord + Default + Debug + Send + Sync + 'static {
     /// The type's name, used in error messages (`"u32"`, ...).
     const NAME: &'static str;
 
@@ -33,6 +69,8 @@ pub trait Index: Copy + Ord + Default + Debug + Send + Sync + 'static {
 
 macro_rules! impl_index {
     ($($t:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+
         impl Index for $t {
             const NAME: &'static str = stringify!($t);
 

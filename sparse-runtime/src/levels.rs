@@ -23,6 +23,10 @@ pub trait Levels: Debug + Send + Sync + Sized + 'static + Sealed {
     /// `positions` (one per entry, all 0 on input) ends as each entry's
     /// position in the last level. Returns the levels and the last level's
     /// position count. Requires `sizes` and `columns` of length `ORDER`.
+    ///
+    /// Like [`Level::build`], not a validating constructor: the result reaches
+    /// a tensor only through the checks of
+    /// [`Tensor::from_levels`](crate::Tensor::from_levels).
     #[doc(hidden)]
     fn build(
         sizes: &[usize],
@@ -56,10 +60,13 @@ macro_rules! impl_levels {
                 positions: &mut [usize],
             ) -> Result<(Self, usize), Error> {
                 // The root is one position; each level is built under the previous.
+                let props = Self::properties();
                 let mut count = 1;
                 let levels = ($({
-                    let (level, next) = $T::build(sizes[$k], count, &columns[$k], positions)
-                        .map_err(|e| e.at_level($k))?;
+                    let same = same_key(&props, $k, columns);
+                    let (level, next) =
+                        $T::build(sizes[$k], count, &columns[$k], &same, positions)
+                            .map_err(|e| e.at_level($k))?;
                     count = next;
                     level
                 },)+);
@@ -76,22 +83,62 @@ impl_levels!(4; A 0, B 1, C 2, D 3);
 impl_levels!(5; A 0, B 1, C 2, D 3, E 4);
 impl_levels!(6; A 0, B 1, C 2, D 3, E 4, F 5);
 
+/// For level `k`: whether each entry agrees with the previous one on the
+/// level's key (see [`Level::build`]). A unique level's key is its own
+/// coordinate. A non-unique level and the branchless levels right below it,
+/// down to the first unique one, store one coordinate tuple (Chou et al. 2020:
+/// a non-unique level's position is per distinct parent position and tuple),
+/// so its key spans them: entries sharing the tuple share one position, and
+/// deeper levels hang below it. (The format rules guarantee that chain: a
+/// non-unique level is followed by a branchless one, and the last is unique.)
+fn same_key(props: &[Properties], k: usize, columns: &[Vec<usize>]) -> Vec<bool> {
+    let mut chain = 0;
+    if !props[k].unique {
+        for p in &props[k + 1..] {
+            if !p.branchless {
+                break;
+            }
+            chain += 1;
+            if p.unique {
+                break;
+            }
+        }
+    }
+    let key = &columns[k..=k + chain];
+    let entries = columns[k].len();
+    (0..entries)
+        .map(|e| e > 0 && key.iter().all(|column| column[e] == column[e - 1]))
+        .collect()
+}
+
 /// The levels of `levels`, outermost first.
 pub(crate) fn each_level<L: Levels>(levels: &L) -> impl Iterator<Item = &dyn Level> {
     (0..L::ORDER).filter_map(move |k| levels.level(k))
 }
 
-/// Checks the rules that make a level tuple a format at all: a singleton level
-/// needs a parent, a non-unique level's duplicates can only be told apart by a
-/// singleton child, and the last level must be unique (one value per coordinate).
+/// Checks the rules that make a level tuple a format at all (see
+/// [`check_format`]).
 pub(crate) fn check_structure<L: Levels>() -> Result<(), Error> {
-    let props = L::properties();
-    if props[0].branchless {
+    check_format(&L::properties())
+}
+
+/// The rules that make a list of level properties a format: a branchless
+/// level needs a parent, a non-unique level's duplicates can only be told
+/// apart by a branchless child, and the last level must be unique (one value
+/// per coordinate).
+pub(crate) fn check_format(props: &[Properties]) -> Result<(), Error> {
+    let Some(first) = props.first() else {
+        return Err(Error::invalid_level(
+            0,
+            "a format needs at least one level".into(),
+        ));
+    };
+    if first.branchless {
         return Err(Error::invalid_level(
             0,
             format!(
                 "a {} level cannot be the first level: it needs a parent level",
-                props[0].name
+                first.name
             ),
         ));
     }

@@ -51,6 +51,8 @@ pub use level::{
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
 pub use sparse_macros::sparse_kernel;
+#[doc(hidden)]
+pub use tensor::Assembly;
 pub use tensor::Tensor;
 pub use value::Value;
 
@@ -66,6 +68,6 @@ pub mod prelude {
 /// Items generated code names by absolute path. Not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::{Error, Index, Level, Levels, Tensor, Value};
+    pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;
 }

@@ -7,8 +7,42 @@
 use crate::Error;
 use std::fmt::Debug;
 
+mod sealed {
+    /// Only [`Identity`](super::Identity) and [`Modes`](super::Modes) are mode
+    /// orders: generated kernels hard-code the permutation they name, so the
+    /// runtime's view of it must be exactly theirs.
+    pub trait Sealed {}
+}
+
 /// Maps storage levels to logical modes: storage level `k` holds mode `mode(k)`.
-pub trait ModeOrder: Default + Copy + Debug + 'static {
+///
+/// Sealed: implemented by [`Identity`] and [`Modes`] only. Validation checks
+/// level sizes against the shape through `mode`, and generated kernels index
+/// the levels of a tensor on the strength of that check with the permutation
+/// its type names, so a user order that answered differently (or differently
+/// on each call) could make them read out of bounds. A user type cannot
+/// implement it:
+///
+/// ```compile_fail
+/// use sparse_runtime::ModeOrder;
+///
+/// #[derive(Default, Clone, Copy, Debug)]
+/// struct Flip;
+///
+/// impl ModeOrder for Flip {
+///     fn mode(k: usize) -> usize { 1 - k }
+/// }
+/// ```
+///
+/// (The same type meets every other bound of the trait; only the seal is missing.)
+///
+/// ```
+/// #[derive(Default, Clone, Copy, Debug)]
+/// struct Flip;
+/// fn other_bounds<T: Default + Copy + std::fmt::Debug + 'static>() {}
+/// other_bounds::<Flip>();
+/// ```
+pub trait ModeOrder: sealed::Sealed + Default + Copy + Debug + 'static {
     /// The logical mode stored at storage level `k`.
     fn mode(k: usize) -> usize;
 
@@ -24,6 +58,8 @@ pub trait ModeOrder: Default + Copy + Debug + 'static {
 /// The identity order: storage level `k` holds logical mode `k` (row-major).
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Identity;
+
+impl sealed::Sealed for Identity {}
 
 impl ModeOrder for Identity {
     #[inline]
@@ -45,6 +81,17 @@ pub struct Modes<
     const M4: usize = { usize::MAX },
     const M5: usize = { usize::MAX },
 >;
+
+impl<
+        const M0: usize,
+        const M1: usize,
+        const M2: usize,
+        const M3: usize,
+        const M4: usize,
+        const M5: usize,
+    > sealed::Sealed for Modes<M0, M1, M2, M3, M4, M5>
+{
+}
 
 /// Number of slots a [`Modes`] order has.
 const MODES_SLOTS: usize = 6;

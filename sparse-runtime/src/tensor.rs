@@ -1,5 +1,6 @@
 //! The tensor: a logical shape, a tuple of levels, values, and a mode order.
 
+use crate::alloc;
 use crate::build::build;
 use crate::levels::Levels;
 use crate::mode_order::{to_logical, Identity, ModeOrder};
@@ -11,7 +12,9 @@ use std::marker::PhantomData;
 /// A tensor stored as a coordinate hierarchy: level `k` of `L` holds logical
 /// mode `O::mode(k)`, and `vals[p]` is the value at position `p` of the last level.
 ///
-/// Every constructor validates every invariant that kernels rely on.
+/// Every constructor validates every invariant that kernels rely on (those
+/// listed on each level type, plus the shape, mode order, format structure
+/// and value count); see [`Tensor::from_levels`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tensor<V, L, O = Identity> {
     shape: Vec<usize>,
@@ -30,38 +33,52 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// Builds a tensor from `(logical coordinate, value)` entries in any order;
     /// duplicates are summed.
     ///
-    /// Levels are built top-down from the sorted entries: a dense level gives
-    /// each parent position `size` children, a compressed level one position
-    /// per distinct (parent, coordinate), a non-unique compressed level one per
-    /// entry, and a singleton level reuses its parent's positions. Positions
-    /// holding no entry (under dense levels) store zero; a singleton level
-    /// under a dense level stores coordinate 0 for such positions (ELL padding).
+    /// Levels are built top-down from the sorted entries (Chou et al. 2020): a
+    /// dense level gives each parent position `size` children; a compressed
+    /// level one position per distinct (parent position, coordinate); a
+    /// non-unique compressed level one per distinct (parent position,
+    /// coordinate tuple), the tuple being its coordinate and those of the
+    /// singleton levels right below it down to the first unique one; and a
+    /// singleton level reuses its
+    /// parent's positions. Positions holding no entry (under dense levels)
+    /// store zero; a singleton level under a dense level stores coordinate 0
+    /// for such positions (ELL padding). The result is then validated like
+    /// [`Tensor::from_levels`].
     ///
     /// Errors: `shape.len()` differs from the number of levels or a coordinate
     /// has the wrong length (`OrderMismatch`), a coordinate is outside `shape`
     /// (`CoordinateOutOfBounds`), a size or position count does not fit a
     /// level's index type (`IndexOverflow`), the entries cannot be held by the
-    /// format (`NotRepresentable`), or the format itself is invalid.
+    /// format (`NotRepresentable`: e.g. two entries a singleton level would
+    /// have to store under one parent position, or a size-0 singleton level
+    /// under a dense one), or the format itself is invalid.
     pub fn from_entries<C: AsRef<[usize]>>(
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
     ) -> Result<Self, Error> {
         let sizes = storage_sizes::<L, O>(shape)?;
         let (levels, vals) = build::<V, L, O, C>(shape, &sizes, entries)?;
-        Ok(Self::from_parts(shape, levels, vals))
+        Self::from_levels(shape, levels, vals)
     }
 
-    /// Wraps levels built from raw arrays, validating everything: level sizes
-    /// against `shape`, each level's position count against its parent, sibling
-    /// order across non-unique parents, the format's structure, and
-    /// `vals.len()` against the last level's position count.
+    /// Wraps levels, validating every invariant kernels rely on, whatever
+    /// produced the levels: the shape has one mode per level; the mode order
+    /// is a permutation; the format's structure (a branchless level has a
+    /// parent, a non-unique level a branchless child, the last level is
+    /// unique); each level's size equals its mode's size; every invariant
+    /// listed on each level's type against its parent's position count; sibling
+    /// order across the runs of non-unique parents; and `vals.len()` equals the
+    /// last level's position count. Costs O(stored positions).
     pub fn from_levels(shape: &[usize], levels: L, vals: Vec<V>) -> Result<Self, Error> {
         check_hierarchy::<L, O>(&levels, shape, vals.len())?;
         Ok(Self::from_parts(shape, levels, vals))
     }
 
-    /// Assembles a tensor from parts that are already known to be valid.
+    /// Assembles a tensor from parts that are known to be valid (dense-only
+    /// tensors whose value count was checked); everything else goes through
+    /// [`Tensor::from_levels`].
     pub(crate) fn from_parts(shape: &[usize], levels: L, vals: Vec<V>) -> Self {
+        debug_assert_eq!(check_hierarchy::<L, O>(&levels, shape, vals.len()), Ok(()));
         Tensor {
             shape: shape.to_vec(),
             levels,
@@ -87,8 +104,12 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
 
     /// Every stored entry (explicit zeros included) as `(logical coordinate,
     /// value)`, sorted lexicographically by coordinate.
+    ///
+    /// # Panics
+    /// If the list cannot be allocated.
     pub fn entries(&self) -> Vec<(Vec<usize>, V)> {
-        let mut out = Vec::with_capacity(self.vals.len());
+        let mut out = alloc::with_capacity(self.vals.len(), "the entry list")
+            .unwrap_or_else(|e| panic!("Tensor::entries: {e}"));
         for_each_stored(&self.levels, |path, p| {
             let mut logical = vec![0; path.len()];
             to_logical::<O>(path, &mut logical);
@@ -117,10 +138,18 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// and oracles).
     ///
     /// # Panics
-    /// If the product of the shape overflows `usize` or cannot be allocated.
+    /// If the product of the shape overflows `usize` or the array cannot be
+    /// allocated (the message names the shape).
     pub fn to_dense(&self) -> Vec<V> {
         let len = self.shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
-        let mut dense = vec![V::zero(); len.expect("the dense size overflows usize")];
+        let Some(len) = len else {
+            panic!(
+                "Tensor::to_dense: a dense array of shape {:?} has more than usize::MAX components",
+                self.shape
+            );
+        };
+        let mut dense = alloc::filled(len, V::zero(), "the dense array")
+            .unwrap_or_else(|e| panic!("Tensor::to_dense of shape {:?}: {e}", self.shape));
         let mut logical = vec![0; self.shape.len()];
         for_each_stored(&self.levels, |path, p| {
             to_logical::<O>(path, &mut logical);
@@ -133,15 +162,43 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         dense
     }
 
+    /// Starts re-assembling the tensor in place (the interface of generated
+    /// kernels): the returned guard lends the levels and values through
+    /// [`Assembly::parts`] until [`Assembly::finish`].
+    ///
+    /// If the guard is dropped without `finish` (an early `return`, `?`, or
+    /// a panic unwinding through it), the tensor becomes the all-zero tensor
+    /// of its shape, as [`Tensor::new`] builds it, so it is valid after every
+    /// return path.
+    ///
+    /// # Safety
+    /// When the caller calls [`Assembly::finish`], the levels and values it
+    /// changed through [`Assembly::parts`] must satisfy every invariant that
+    /// [`Tensor::from_levels`] checks, for the tensor's unchanged shape:
+    /// kernels index without bounds checks on the strength of those
+    /// invariants. Release builds do not re-check them (debug builds do, and
+    /// panic naming the broken one). The caller must not leak the guard
+    /// (`mem::forget`) while the parts are invalid, since then neither
+    /// `finish` nor the reset on drop runs.
+    #[doc(hidden)]
+    pub unsafe fn assemble(&mut self) -> Assembly<'_, V, L, O> {
+        Assembly {
+            tensor: self,
+            finished: false,
+        }
+    }
+
     /// Mutable access to the levels and values, for kernels that re-assemble a
-    /// sparse output in place.
+    /// sparse output in place. Superseded by [`Tensor::assemble`], which also
+    /// keeps the tensor valid when assembly stops early.
     ///
     /// # Safety
     /// Before the tensor is used again (read, passed to a kernel, or dropped
     /// after being read), the caller must leave the levels and values
     /// satisfying every invariant [`Tensor::from_levels`] checks, for the
     /// tensor's unchanged shape: kernels index without bounds checks on the
-    /// strength of those invariants.
+    /// strength of those invariants. That includes every early return and
+    /// panic between this call and the end of assembly.
     #[doc(hidden)]
     pub unsafe fn assembly_parts(&mut self) -> (&mut L, &mut Vec<V>) {
         (&mut self.levels, &mut self.vals)
@@ -155,6 +212,68 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         #[cfg(debug_assertions)]
         if let Err(e) = check_hierarchy::<L, O>(&self.levels, &self.shape, self.vals.len()) {
             panic!("invalid tensor after assembly: {e}");
+        }
+    }
+}
+
+/// A tensor being re-assembled in place by a generated kernel; see
+/// [`Tensor::assemble`]. Dropping it without [`Assembly::finish`] resets the
+/// tensor to the all-zero tensor of its shape.
+#[doc(hidden)]
+#[must_use = "dropping the guard without `finish` resets the tensor to zero"]
+pub struct Assembly<'a, V: Value, L: Levels, O: ModeOrder> {
+    tensor: &'a mut Tensor<V, L, O>,
+    finished: bool,
+}
+
+impl<V: Value, L: Levels, O: ModeOrder> Assembly<'_, V, L, O> {
+    /// The levels and values being assembled (the shape stays fixed).
+    pub fn parts(&mut self) -> (&mut L, &mut Vec<V>) {
+        (&mut self.tensor.levels, &mut self.tensor.vals)
+    }
+
+    /// Marks assembly complete: the tensor keeps what was assembled.
+    ///
+    /// Debug builds re-validate the tensor first and panic naming the broken
+    /// invariant; the tensor is then reset to zero like any unfinished
+    /// assembly. Release builds trust the contract of [`Tensor::assemble`].
+    pub fn finish(mut self) {
+        #[cfg(debug_assertions)]
+        {
+            let t = &*self.tensor;
+            if let Err(e) = check_hierarchy::<L, O>(&t.levels, &t.shape, t.vals.len()) {
+                panic!("invalid tensor after assembly: {e}");
+            }
+        }
+        self.finished = true;
+    }
+}
+
+impl<V: Value, L: Levels, O: ModeOrder> Drop for Assembly<'_, V, L, O> {
+    fn drop(&mut self) {
+        if self.finished {
+            return;
+        }
+        // The shape is the one of a valid tensor (assembly cannot change it),
+        // so its all-zero tensor exists; only its allocation can fail, or a
+        // user value type's `zero`/`clone` panic. Then no valid state can be
+        // built and, as Rust does for a failed allocation, the process aborts
+        // rather than leave an invalid tensor (a panic escaping here could be
+        // caught and the tensor used).
+        let shape = &self.tensor.shape;
+        let empty = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Tensor::new(shape)));
+        match empty {
+            Ok(Ok(empty)) => *self.tensor = empty,
+            Ok(Err(e)) => {
+                eprintln!(
+                    "sparse_runtime: cannot reset a tensor after an interrupted assembly: {e}"
+                );
+                std::process::abort();
+            }
+            Err(_) => {
+                eprintln!("sparse_runtime: a panic while resetting a tensor after an interrupted assembly");
+                std::process::abort();
+            }
         }
     }
 }

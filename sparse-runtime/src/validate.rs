@@ -22,9 +22,12 @@ pub(crate) fn storage_sizes<L: Levels, O: ModeOrder>(shape: &[usize]) -> Result<
     Ok(sizes)
 }
 
-/// Checks levels built from raw arrays: sizes against the shape, each level's
-/// position count against its parent, sibling order across the runs of
-/// non-unique parents, and the number of values.
+/// Checks every invariant kernels rely on, whatever produced the levels
+/// (`from_raw`, assembly, or [`Levels::build`]): the shape's length, the mode
+/// order and the format's structure; for each level its size against the
+/// shape and all of its own invariants against its parent's position count
+/// ([`Level::position_count`]); sibling order across the runs of non-unique
+/// parents; and the number of values. O(stored positions).
 pub(crate) fn check_hierarchy<L: Levels, O: ModeOrder>(
     levels: &L,
     shape: &[usize],
@@ -67,8 +70,9 @@ pub(crate) fn check_hierarchy<L: Levels, O: ModeOrder>(
 /// A run is a maximal block of consecutive positions with the same coordinate
 /// path; `runs[q]` is the first position of `q`'s run, and `None` means every
 /// position is its own run (always true after a unique level). Under such a
-/// parent each segment was already checked by `from_raw`, so a unique level
-/// is skipped; only runs of a non-unique parent span several parents.
+/// parent each segment was already checked by [`Level::position_count`], so
+/// a unique level is skipped; only runs of a non-unique parent span several
+/// parents. Requires a level that passed `position_count(parent_count)`.
 fn check_siblings(
     level: &dyn Level,
     parent_count: usize,

@@ -7,6 +7,12 @@ use std::fmt::Debug;
 ///
 /// Blanket-implemented, so it covers `f32`, `f64`, all signed and unsigned
 /// integers, and user types that implement [`num_traits::Num`].
+///
+/// Unlike [`Index`](crate::Index) and [`ModeOrder`](crate::ModeOrder), not
+/// sealed: no unsafe code relies on how an implementation behaves. Values are
+/// only stored, combined and compared as data; arithmetic that misbehaves
+/// gives wrong values, and arithmetic (or `zero`, or `clone`) that panics
+/// cannot leave a tensor invalid.
 pub trait Value: num_traits::Num + Copy + Debug + PartialOrd + Send + Sync + 'static {}
 
 impl<T> Value for T where T: num_traits::Num + Copy + Debug + PartialOrd + Send + Sync + 'static {}

@@ -7,7 +7,20 @@ use std::ops::Range;
 /// A dense level stores only its size: parent position `p` has children
 /// `p * size .. (p + 1) * size`, the child at `p * size + i` holding coordinate `i`.
 ///
-/// Full, ordered, unique; supports locate and insert; iterated by coordinate value.
+/// Iterated by coordinate value; supports locate and insert. Properties:
+/// full, ordered, unique and compact; not branchless.
+///
+/// # Invariants
+///
+/// Checked by [`Tensor::from_levels`](crate::Tensor::from_levels), under a
+/// parent level with `n` positions:
+///
+/// - its position count `n * size` fits `usize` (so `locate` never
+///   overflows for a parent position below `n` and a coordinate below `size`).
+///
+/// *Full*, *ordered*, *unique* and *compact* hold by construction: the level
+/// stores no coordinates, every coordinate `0..size` is implied under every
+/// parent in increasing order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dense {
     size: usize,
@@ -55,6 +68,7 @@ impl Level for Dense {
             ordered: true,
             unique: true,
             branchless: false,
+            compact: true,
         }
     }
 
@@ -79,6 +93,7 @@ impl Level for Dense {
         size: usize,
         parent_count: usize,
         crds: &[usize],
+        _same_key: &[bool],
         positions: &mut [usize],
     ) -> Result<(Self, usize), Error> {
         let level = Dense::new(size);
@@ -107,7 +122,7 @@ mod tests {
     #[test]
     fn build_places_entries_at_parent_times_size_plus_i() {
         let mut positions = vec![0, 1, 1];
-        let (d, count) = Dense::build(5, 2, &[4, 0, 2], &mut positions).unwrap();
+        let (d, count) = Dense::build(5, 2, &[4, 0, 2], &[false; 3], &mut positions).unwrap();
         assert_eq!(d, Dense::new(5));
         assert_eq!(count, 10);
         assert_eq!(positions, [4, 5, 7]);
@@ -117,6 +132,6 @@ mod tests {
     fn position_count_overflow_is_an_error() {
         let e = Dense::new(usize::MAX).position_count(2).unwrap_err();
         assert!(matches!(e, Error::NotRepresentable { .. }));
-        assert!(Dense::build(usize::MAX, 3, &[], &mut []).is_err());
+        assert!(Dense::build(usize::MAX, 3, &[], &[], &mut []).is_err());
     }
 }

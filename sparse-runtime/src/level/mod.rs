@@ -7,6 +7,12 @@
 //! runtime itself uses to build, validate and enumerate a tensor whatever its
 //! level tuple; it is dyn-compatible so that code walking a hierarchy of mixed
 //! level types can hold `&dyn Level`.
+//!
+//! Each level struct's documentation lists the invariants it keeps. Every one
+//! of them is checked by [`Tensor::from_levels`](crate::Tensor::from_levels)
+//! (and by everything else that produces a [`Tensor`](crate::Tensor)),
+//! whatever produced the level: `from_raw`, the append assembly functions,
+//! or [`Level::build`]. Kernels rely on them to read without bounds checks.
 
 mod compressed;
 mod dense;
@@ -34,6 +40,9 @@ pub struct Properties {
     pub unique: bool,
     /// Every parent position has exactly one child, at the parent's own position.
     pub branchless: bool,
+    /// No two coordinates are separated by a position that encodes no
+    /// coordinate (unlike a hash level's empty buckets).
+    pub compact: bool,
 }
 
 mod sealed {
@@ -58,8 +67,13 @@ pub trait Level: Debug + Send + Sync + 'static + Sealed {
     /// Size of the dimension this level stores (coordinates are below it).
     fn size(&self) -> usize;
 
-    /// Checks this level against its parent's number of positions and returns
-    /// its own number of positions (the root "parent" has one position).
+    /// Checks every invariant of this level that involves no other level,
+    /// given its parent's number of positions (the root "parent" has one
+    /// position), and returns its own number of positions.
+    ///
+    /// What is left for the hierarchy (and checked by
+    /// [`Tensor::from_levels`](crate::Tensor::from_levels)): the size against
+    /// the shape, and sibling order across the runs of a non-unique parent.
     fn position_count(&self, parent_count: usize) -> Result<usize, Error>;
 
     /// Children positions of `parent_pos`. Requires a level that passed
@@ -73,13 +87,25 @@ pub trait Level: Debug + Send + Sync + 'static + Sealed {
     /// coordinate, without duplicates (Chou et al. 2020, level by level).
     ///
     /// `crds[e]` is entry `e`'s coordinate at this level, each below `size`.
+    /// `same_key[e]` (for `e > 0`) says that entry `e` agrees with entry
+    /// `e - 1` on this level's *key*: its own coordinate, and for a non-unique
+    /// level also the coordinates of the branchless levels right below it
+    /// down to the first unique one (together they store one coordinate
+    /// tuple). A level that creates positions gives entries one position per
+    /// distinct (parent position, key).
     /// On input `positions[e]` is the entry's position in the parent level
-    /// (`< parent_count`); on output it is its position in this level.
-    /// Returns the level and its number of positions.
+    /// (`< parent_count`, non-decreasing); on output it is its position in
+    /// this level. Returns the level and its number of positions.
+    ///
+    /// Not a validating constructor: its inputs are trusted to meet the
+    /// requirements above, and its result reaches a tensor only through the
+    /// same checks as [`Tensor::from_levels`](crate::Tensor::from_levels).
+    #[doc(hidden)]
     fn build(
         size: usize,
         parent_count: usize,
         crds: &[usize],
+        same_key: &[bool],
         positions: &mut [usize],
     ) -> Result<(Self, usize), Error>
     where

@@ -35,6 +35,13 @@ macro_rules! singleton_level {
                 Ok(Self { size, crd })
             }
 
+            /// Wraps an array without checking it. The result is validated
+            /// before it becomes part of a tensor.
+            #[cfg(test)]
+            pub(crate) fn from_parts_unchecked(size: usize, crd: Vec<I>) -> Self {
+                Self { size, crd }
+            }
+
             /// Size of the dimension.
             #[inline]
             pub fn size(&self) -> usize {
@@ -76,15 +83,22 @@ macro_rules! singleton_level {
                 unsafe { self.crd.get_unchecked(p).to_usize() }
             }
 
-            /// Starts assembly: drops all coordinates, keeping capacity.
+            /// Starts append assembly: drops all coordinates, keeping capacity.
             /// (Positions are the parent's, so there is nothing to size.)
+            ///
+            /// Assembly is the interface generated kernels use; the result is
+            /// checked by [`Tensor::from_levels`](crate::Tensor::from_levels)
+            /// like any other level.
+            #[doc(hidden)]
             #[inline]
             pub fn append_init(&mut self, parent_size_hint: usize) {
                 self.crd.clear();
                 self.crd.reserve(parent_size_hint);
             }
 
-            /// Appends coordinate `i` (which must be below `size`) at position `len()`.
+            /// Appends coordinate `i` (which must be below `size`; debug builds
+            /// assert it) at position `len()`.
+            #[doc(hidden)]
             #[inline]
             pub fn append_coord(&mut self, i: usize) {
                 debug_assert!(i < self.size, "coordinate {i} >= size {}", self.size);
@@ -102,6 +116,7 @@ macro_rules! singleton_level {
                     ordered: true,
                     unique: $unique,
                     branchless: true,
+                    compact: true,
                 }
             }
 
@@ -110,10 +125,21 @@ macro_rules! singleton_level {
             }
 
             fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
+                let size_i = fits::<I>(self.size)?;
+                if self.size == 0 && parent_count > 0 {
+                    return Err(Error::invalid_level(0, size_zero_detail(stringify!($name), parent_count)));
+                }
                 if self.crd.len() != parent_count {
                     return Err(Error::invalid_level(0, format!(
                         "crd has {} entries but the parent level has {parent_count} positions",
                         self.crd.len()
+                    )));
+                }
+                if let Some(q) = self.crd.iter().position(|&c| c >= size_i) {
+                    return Err(Error::invalid_level(0, format!(
+                        "crd[{q}] = {} is not below the level size {}",
+                        self.crd[q].to_usize(),
+                        self.size
                     )));
                 }
                 Ok(parent_count)
@@ -131,9 +157,10 @@ macro_rules! singleton_level {
                 size: usize,
                 parent_count: usize,
                 crds: &[usize],
+                _same_key: &[bool],
                 positions: &mut [usize],
             ) -> Result<(Self, usize), Error> {
-                let crd = build_crd::<I>(size, parent_count, crds, positions)?;
+                let crd = build_crd::<I>(stringify!($name), size, parent_count, crds, positions)?;
                 Ok((Self { size, crd }, parent_count))
             }
         }
@@ -141,20 +168,56 @@ macro_rules! singleton_level {
 }
 
 singleton_level!(
-    /// A singleton level whose children within one parent run are strictly
-    /// increasing (COO's last level).
+    /// A singleton level: one child per parent position, at the parent's own
+    /// position, its coordinate in `crd` (COO's last level).
     ///
-    /// Ordered, unique, branchless; iterated by position; assembled by append.
+    /// Iterated by position; assembled by append. Properties: ordered, unique,
+    /// branchless and compact; not full.
+    ///
+    /// # Invariants
+    ///
+    /// Checked by [`Tensor::from_levels`](crate::Tensor::from_levels) (the
+    /// first two also by [`Singleton::from_raw`]), under a parent level with
+    /// `n` positions:
+    ///
+    /// - `size` fits `I`;
+    /// - every `crd[q] < size`;
+    /// - *branchless*: `crd.len() == n` (one child per parent position);
+    /// - *unique* and *ordered*: within each run of a non-unique parent
+    ///   (consecutive parent positions whose ancestors hold equal
+    ///   coordinates) the coordinates are strictly increasing; under a unique
+    ///   parent every run is one position;
+    /// - as a format rule: it is not the first level (it needs a parent).
+    ///
+    /// *Compact* holds by construction.
+    ///
+    /// # Size 0
+    ///
+    /// A singleton level of size 0 under a parent level with at least one
+    /// position is not representable: it must store a coordinate below 0 for
+    /// every parent position. So `Tensor::<f64, (Dense, Singleton)>::new(&[3, 0])`
+    /// is an `Err`, while `(Dense, Compressed)` (which stores an empty segment
+    /// per row) represents the empty 3x0 matrix. A size-0 singleton under a
+    /// parent without positions (e.g. in `Coo`, or below a size-0 dense
+    /// level) is fine.
     Singleton,
     unique = true
 );
 
 singleton_level!(
     /// A singleton level whose children within one parent run may repeat (the
-    /// middle levels of a COO tensor of order 3 or more). Its child level must be
-    /// a singleton level.
+    /// middle levels of a COO tensor of order 3 or more).
     ///
-    /// Ordered, not unique, branchless; iterated by position; assembled by append.
+    /// Iterated by position; assembled by append. Properties: ordered,
+    /// branchless and compact; neither unique nor full.
+    ///
+    /// # Invariants
+    ///
+    /// Those of [`Singleton`] (including its size-0 rule), except that
+    /// within each run of a non-unique parent the coordinates need only be
+    /// non-decreasing (*ordered*, not *unique*). Besides, as format rules: it
+    /// is not the first level, and its child level must be branchless, so it
+    /// is never the last level.
     SingletonNonUnique,
     unique = false
 );
@@ -174,18 +237,29 @@ impl<I: Index> SingletonNonUnique<I> {
     /// `p < end <= self.len()`.
     #[inline]
     pub unsafe fn run_end_unchecked(&self, p: usize, end: usize) -> usize {
-        // SAFETY: the caller upholds run_end_unchecked's contract, which is ours.
+        // SAFETY: the caller guarantees p < end <= crd.len(), which is
+        // runs::run_end_unchecked's contract.
         unsafe { runs::run_end_unchecked(&self.crd, p, end) }
     }
+}
+
+/// Why a singleton level of size 0 under `parent_count > 0` parent positions
+/// is not representable, and what to use instead.
+fn size_zero_detail(name: &str, parent_count: usize) -> String {
+    format!(
+        "a {name} level of size 0 cannot be stored under {parent_count} parent positions: it holds one coordinate below its size for every parent position, and no coordinate is below 0; store an empty dimension in a Compressed level instead (e.g. (Dense, Compressed) for an n x 0 matrix)"
+    )
 }
 
 /// The `crd` array of a singleton level built from sorted entries (see
 /// [`Level::build`]); entry positions stay their parents' positions.
 ///
-/// A parent position without an entry (possible only under a dense level) gets
-/// the padding coordinate 0, whose value the tensor stores as an explicit zero,
-/// as ELL does. Two entries under one parent position cannot be held apart.
+/// Entries under one parent position share it, so they must agree on this
+/// level's coordinate; two that do not cannot be held apart. A parent position
+/// without an entry (possible only under a dense level) gets the padding
+/// coordinate 0, whose value the tensor stores as an explicit zero, as ELL does.
 fn build_crd<I: Index>(
+    name: &str,
     size: usize,
     parent_count: usize,
     crds: &[usize],
@@ -194,24 +268,28 @@ fn build_crd<I: Index>(
     fits::<I>(size)?;
     if size == 0 && parent_count > 0 {
         return Err(Error::NotRepresentable {
-            detail: format!(
-                "a singleton level of size 0 cannot pad its {parent_count} parent positions"
-            ),
+            detail: size_zero_detail(name, parent_count),
         });
     }
     let mut crd = alloc::filled(parent_count, I::default(), "crd")?;
     for e in 0..positions.len() {
         let p = positions[e];
-        if e > 0 && positions[e - 1] == p {
+        if e > 0 && positions[e - 1] == p && crds[e - 1] != crds[e] {
             return Err(Error::NotRepresentable {
                 detail: format!(
-                    "coordinates {} and {} share parent position {p} of a singleton level, which holds one coordinate per parent position",
+                    "coordinates {} and {} share parent position {p} of a {name} level, which holds one coordinate per parent position",
                     crds[e - 1],
                     crds[e]
                 ),
             });
         }
-        crd[p] = I::from_usize_unchecked(crds[e]);
+        let slot = crd.get_mut(p).ok_or_else(|| {
+            Error::invalid_level(
+                0,
+                format!("entry position {p} is not below the parent's {parent_count} positions"),
+            )
+        })?;
+        *slot = I::from_usize_unchecked(crds[e]);
     }
     Ok(crd)
 }

@@ -1,5 +1,7 @@
 //! from_entries -> entries round trips on random coordinates, for every alias,
-//! other level tuples, mode orders and index types.
+//! other level tuples, mode orders and index types. Every valid level
+//! composition of order 1 to 4 is enumerated in `compositions.rs`; the hand
+//! lists here add mode orders, index types and orders 5 and 6.
 
 use super::oracle::{check_round_trip, level_sizes, random_entries, Entries};
 use super::prng::XorShift;
