@@ -35,14 +35,16 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
     let dims = e.dim_bindings();
     let bindings = e.tensor_bindings();
     let stmts = e.block(body);
+    let finish = e.finish_assembly();
     // SAFETY (of the block below): every position passed to an `_unchecked` level function or
     // slice access comes from a level's own `pos_bounds`, from `locate` over coordinates below
     // the level size, or from a parent position of a validated tensor, and is read only where
     // its operand is present; the shape checks above make every dimension bound by one index
     // variable equal, so coordinates read from one tensor index the others in range; the
     // assertions above make rustc prove each tensor has the format the code was generated
-    // for; `assembly_parts` is used to append only in coordinate order and finalize, which
-    // keeps the output's invariants.
+    // for; a sparse output is appended through its assembly guard only in coordinate order and
+    // finalized before `finish`, which keeps its invariants, and any early return (`?`) or
+    // unwinding drops the guard, which leaves it the valid empty tensor of its shape.
     quote! {
         #(#attrs)*
         #[allow(unused_unsafe, clippy::all)]
@@ -53,6 +55,7 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
             unsafe {
                 #bindings
                 #stmts
+                #finish
             }
             ::core::result::Result::Ok(())
         }
@@ -177,6 +180,18 @@ impl Emitter<'_> {
         Ident::new(self.names.get(l), Span::mixed_site())
     }
 
+    /// Ends the assembly of a sparse output: it keeps what the body appended.
+    fn finish_assembly(&self) -> TokenStream {
+        let kernel = self.kernel;
+        match kernel.output_access() {
+            Some(a) if !kernel.format_of(a).is_all_dense() => {
+                let guard = self.local(Local::Assembly(kernel.accesses[a].tensor));
+                quote! { #guard.finish(); }
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
     /// `let dim_i = a.shape()[0];` for every dimension the body reads.
     fn dim_bindings(&self) -> TokenStream {
         let kernel = self.kernel;
@@ -200,7 +215,7 @@ impl Emitter<'_> {
     }
 
     /// Binds the level structs and value arrays the body uses; a sparse output's through
-    /// `assembly_parts`, the only mutable access to a tensor's storage, a dense output's
+    /// its assembly guard, the only mutable access to its storage, a dense output's
     /// values through `vals_mut` (its structure never changes).
     fn tensor_bindings(&self) -> TokenStream {
         let kernel = self.kernel;
@@ -219,10 +234,10 @@ impl Emitter<'_> {
             let vals = self.local(Local::Vals(t));
             let uses_vals = self.used.contains(&Local::Vals(t));
             if Some(t) == output_tensor && !tensor.format.is_all_dense() {
-                let parts = self.local(Local::Assembly(t));
+                let guard = self.local(Local::Assembly(t));
                 out.extend(quote! {
-                    let (#parts, #vals) = #name.assembly_parts();
-                    let (#(#levels,)*) = #parts;
+                    let mut #guard = #name.assemble();
+                    let ((#(#levels,)*), #vals) = #guard.parts();
                 });
                 continue;
             }

@@ -187,33 +187,6 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
             finished: false,
         }
     }
-
-    /// Mutable access to the levels and values, for kernels that re-assemble a
-    /// sparse output in place. Superseded by [`Tensor::assemble`], which also
-    /// keeps the tensor valid when assembly stops early.
-    ///
-    /// # Safety
-    /// Before the tensor is used again (read, passed to a kernel, or dropped
-    /// after being read), the caller must leave the levels and values
-    /// satisfying every invariant [`Tensor::from_levels`] checks, for the
-    /// tensor's unchanged shape: kernels index without bounds checks on the
-    /// strength of those invariants. That includes every early return and
-    /// panic between this call and the end of assembly.
-    #[doc(hidden)]
-    pub unsafe fn assembly_parts(&mut self) -> (&mut L, &mut Vec<V>) {
-        (&mut self.levels, &mut self.vals)
-    }
-
-    /// In debug builds, panics naming the broken invariant if the tensor is
-    /// invalid (for use after [`Tensor::assembly_parts`]); a no-op in release
-    /// builds.
-    #[doc(hidden)]
-    pub fn debug_validate(&self) {
-        #[cfg(debug_assertions)]
-        if let Err(e) = check_hierarchy::<L, O>(&self.levels, &self.shape, self.vals.len()) {
-            panic!("invalid tensor after assembly: {e}");
-        }
-    }
 }
 
 /// A tensor being re-assembled in place by a generated kernel; see

@@ -468,3 +468,41 @@ mod valid_kernels_accepted {
         }
     }
 }
+
+/// Issue 5, item 8: a panic during output assembly leaves the output valid (the empty tensor of
+/// its shape), never a half-built one that later kernels would trust.
+mod output_valid_after_a_panic {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn quotient(y: &mut Csr<i64>, a: &Csr<i64>, d: &Dense2<i64>) {
+            y(i, j) = a(i, j) / d(i, j)
+        }
+    }
+
+    #[test]
+    fn integer_division_by_zero_midway() -> Result<(), Error> {
+        let a = Csr::<i64>::from_entries(&[3, 3], [([0, 0], 6), ([1, 1], 4), ([2, 2], 9)])?;
+        let mut d = Dense2::from_vec(3, 3, vec![1; 9])?;
+        d.as_mut_slice()[4] = 0; // d(1, 1): the second entry divides by zero
+        let mut y = Csr::<i64>::from_entries(&[3, 3], [([2, 0], 5)])?;
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| quotient(&mut y, &a, &d)));
+        assert!(caught.is_err(), "integer division by zero panics");
+        let again = Csr::<i64>::from_levels(y.shape(), y.levels().clone(), y.vals().to_vec());
+        assert!(
+            again.is_ok(),
+            "output is invalid after the panic: {again:?}"
+        );
+        assert_eq!(y.nnz(), y.entries().len());
+        assert_eq!(y.entries(), vec![]);
+        // The output is usable again.
+        d.as_mut_slice()[4] = 2;
+        quotient(&mut y, &a, &d)?;
+        assert_eq!(
+            y.entries(),
+            vec![(vec![0, 0], 6), (vec![1, 1], 2), (vec![2, 2], 9)]
+        );
+        Ok(())
+    }
+}

@@ -102,42 +102,44 @@ fn singleton_non_unique_append() {
 }
 
 #[test]
-fn assembly_parts_reassembles_an_output_in_place() {
+fn an_assembly_guard_reassembles_an_output_in_place() {
     let mut t = Csr::<f64>::new(&[3, 4]).unwrap();
-    // SAFETY: the levels and values are left valid for shape [3, 4] below,
-    // which debug_validate and from_levels then confirm.
-    let (levels, vals) = unsafe { t.assembly_parts() };
+    // SAFETY: the levels and values are left valid for shape [3, 4] before
+    // `finish`, which debug builds re-check and from_levels confirms below.
+    let mut guard = unsafe { t.assemble() };
+    let (levels, vals) = guard.parts();
     levels.1.append_init(3);
     levels.1.append_coord(2);
     levels.1.append_edges(1, 0, 1);
     vals.push(5.0);
     levels.1.append_finalize(3).unwrap();
-    t.debug_validate();
+    guard.finish();
     assert_eq!(t.entries(), vec![(vec![1, 2], 5.0)]);
     assert!(Csr::<f64>::from_levels(&[3, 4], t.levels().clone(), t.vals().to_vec()).is_ok());
 }
 
-/// A CSR tensor whose values are one too many, through `assembly_parts`.
-fn csr_with_an_extra_value() -> Csr<f64> {
-    let mut t = Csr::<f64>::new(&[2, 2]).unwrap();
-    // SAFETY: deliberately broken to exercise debug_validate; the tensor is
-    // not read afterwards, only validated and dropped.
-    let (_, vals) = unsafe { t.assembly_parts() };
-    vals.push(1.0);
-    t
-}
-
 #[cfg(debug_assertions)]
 #[test]
-#[should_panic(expected = "vals has length 1 but must have length 0")]
-fn debug_validate_names_the_broken_invariant() {
-    csr_with_an_extra_value().debug_validate();
-}
-
-#[cfg(not(debug_assertions))]
-#[test]
-fn debug_validate_is_a_no_op_in_release_builds() {
-    csr_with_an_extra_value().debug_validate();
+fn finish_names_the_broken_invariant_in_debug_builds_and_resets() {
+    let mut t = Csr::<f64>::new(&[2, 2]).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: deliberately broken (one value too many) to exercise the
+        // debug check; the guard then resets the tensor.
+        let mut guard = unsafe { t.assemble() };
+        guard.parts().1.push(1.0);
+        guard.finish();
+    }));
+    let message = caught.unwrap_err();
+    let message = message
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .unwrap_or_default();
+    assert!(
+        message.contains("vals has length 1 but must have length 0"),
+        "{message}"
+    );
+    assert_eq!(t.nnz(), 0);
+    assert!(Csr::<f64>::from_levels(&[2, 2], t.levels().clone(), t.vals().to_vec()).is_ok());
 }
 
 // ----- append_edges / append_finalize misuse --------------------------------
