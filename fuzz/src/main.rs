@@ -32,6 +32,7 @@ sparse-fuzz: runs sparse_core::expand on generated inputs in worker processes.
   --save-max N      failing inputs saved per failure class (default 20)
   --avoid-lattice N skip inputs whose merge lattice cost estimate exceeds N (known exponential
                     lattice defect; see FUZZING.md); 0 runs everything (default 0)
+  --max-bytes N     skip inputs longer than N bytes (default: no limit)
   --replay PATH...  run these files (or every .rs file of these directories) instead
   --print I         print input I of the seed (the exact text given to expand) and exit
 ";
@@ -51,6 +52,7 @@ struct Config {
     skip_known: bool,
     save_max: usize,
     avoid_lattice: u64,
+    max_bytes: usize,
     replay: Vec<PathBuf>,
 }
 
@@ -71,6 +73,7 @@ impl Default for Config {
             skip_known: true,
             save_max: 20,
             avoid_lattice: 0,
+            max_bytes: usize::MAX,
             replay: Vec::new(),
         }
     }
@@ -107,6 +110,7 @@ fn parse_args() -> Result<(Config, Mode), String> {
             "--no-skip-known" => c.skip_known = false,
             "--save-max" => c.save_max = num(args.next(), &a)?,
             "--avoid-lattice" => c.avoid_lattice = num(args.next(), &a)?,
+            "--max-bytes" => c.max_bytes = num(args.next(), &a)?,
             "--print" => mode = Mode::Print(num(args.next(), &a)?),
             "--replay" => {
                 while let Some(p) = args.next_if(|p| !p.starts_with("--")) {
@@ -176,6 +180,7 @@ fn main() -> ExitCode {
 //   `x ID GEN`                              the input did not lex (not run)
 //   `k ID`                                  a known failure, skipped
 //   `a ID`                                  skipped by `--avoid-lattice`
+//   `l ID`                                  skipped by `--max-bytes`
 //   `e`                                     all done
 // ---------------------------------------------------------------------------------------------
 
@@ -264,6 +269,11 @@ fn worker(c: Config, first: u64, stride: u64) {
                 let (generator, text) = item_text(&c, id);
                 let t1 = Instant::now();
                 stages[0] += t1 - t0;
+                if text.len() > c.max_bytes {
+                    pending.push_str(&format!("l {id}\n"));
+                    id += stride;
+                    continue;
+                }
                 let Ok(tokens) = text.parse::<proc_macro2::TokenStream>() else {
                     pending.push_str(&format!("x {id} {generator}\n"));
                     id += stride;
@@ -336,6 +346,7 @@ struct Stats {
     unlexable: u64,
     skipped: u64,
     avoided: u64,
+    too_large: u64,
     panics: u64,
     hangs: u64,
     memory: u64,
@@ -576,7 +587,9 @@ fn slot(shared: &Shared, first_offset: u64, stride: u64) -> Result<(), String> {
             .arg("--known")
             .arg(&c.known)
             .arg("--avoid-lattice")
-            .arg(c.avoid_lattice.to_string());
+            .arg(c.avoid_lattice.to_string())
+            .arg("--max-bytes")
+            .arg(c.max_bytes.to_string());
         if !c.skip_known {
             cmd.arg("--no-skip-known");
         }
@@ -603,6 +616,10 @@ fn slot(shared: &Shared, first_offset: u64, stride: u64) -> Result<(), String> {
                 "a" => {
                     current = None;
                     shared.stats.lock().expect("stats lock").avoided += 1;
+                }
+                "l" => {
+                    current = None;
+                    shared.stats.lock().expect("stats lock").too_large += 1;
                 }
                 "x" => {
                     current = None;
@@ -670,7 +687,8 @@ fn parent(config: Config) -> ExitCode {
     DONE.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = progress.join();
     let report = summary(&shared, elapsed);
-    println!("{report}");
+    // A closed stdout (`| head`) must not turn a finished run into a panic.
+    let _ = writeln!(std::io::stdout(), "{report}");
     let _ = fs::write(shared.config.out.join("summary.txt"), &report);
     for e in &errors {
         eprintln!("fuzz: error: {e}");
@@ -726,25 +744,30 @@ fn summary(shared: &Shared, elapsed: Duration) -> String {
         s.slowest.0.as_secs_f64() * 1e3,
         s.peak.0 as f64 / (1 << 20) as f64,
     );
-    if !c.replay.is_empty() {
-        out.push_str(&format!("fuzz: replayed {} files\n", s.by_gen[0]));
-    }
+    let run = if c.replay.is_empty() {
+        format!("seed {}, inputs {}..{}", c.seed, c.start, c.start + c.execs)
+    } else {
+        format!("{} files replayed", c.replay.len())
+    };
     out.push_str(&format!(
-        "fuzz: {} bad outputs, {} inputs did not lex, {} known failures skipped; {:.0} executions/s over {:.1} s with {} workers; seed {}, inputs {}..{}\n",
+        "fuzz: {} bad outputs, {} inputs did not lex, {} known failures skipped; {:.0} executions/s over {:.1} s with {} workers; {run}\n",
         s.bad,
         s.unlexable,
         s.skipped,
         s.execs as f64 / elapsed.as_secs_f64().max(1e-9),
         elapsed.as_secs_f64(),
         c.workers,
-        c.seed,
-        c.start,
-        c.start + c.execs,
     ));
     if c.avoid_lattice > 0 {
         out.push_str(&format!(
             "fuzz: {} inputs avoided by --avoid-lattice {} (known defect: exponential merge lattices)\n",
             s.avoided, c.avoid_lattice
+        ));
+    }
+    if c.max_bytes < usize::MAX {
+        out.push_str(&format!(
+            "fuzz: {} inputs over --max-bytes {} skipped\n",
+            s.too_large, c.max_bytes
         ));
     }
     out.push_str(&format!(
