@@ -16,8 +16,9 @@ pub const STACK_SIZE: usize = 8 << 20;
 /// What running an input showed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// `expand` returned tokens that parse as Rust items.
-    Ok,
+    /// `expand` returned tokens that parse as Rust items; `true` when they hold no
+    /// `compile_error!` (every kernel of the input was accepted).
+    Ok(bool),
     /// `expand` panicked: the message and its location.
     Panic(String),
     /// `expand` returned tokens that do not parse as Rust items: the parse error and the text.
@@ -132,18 +133,56 @@ pub fn run_tokens(id: u64, input: TokenStream) -> Measured {
     }
 }
 
+/// Outputs nested deeper than this are checked on a thread with [`CHECK_STACK_SIZE`]: the
+/// check is the fuzzer's oracle, and syn's recursive parser must not overflow the stack of the
+/// input thread (a debug build needs about 8 KiB per nesting level).
+const CHECK_INLINE_DEPTH: usize = 64;
+
+/// The stack of the thread that checks deeply nested outputs.
+const CHECK_STACK_SIZE: usize = 1 << 30;
+
+fn depth(ts: &TokenStream) -> usize {
+    ts.clone()
+        .into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Group(g) => 1 + depth(&g.stream()),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn parse_items(output: TokenStream) -> syn::Result<()> {
+    let items = |input: syn::parse::ParseStream| -> syn::Result<()> {
+        while !input.is_empty() {
+            input.parse::<syn::Item>()?;
+        }
+        Ok(())
+    };
+    syn::parse::Parser::parse2(items, output)
+}
+
 /// The macro's output must be items (a kernel function, or errors plus a stub): what rustc
 /// accepts where the macro is invoked, so no inner attributes either.
 fn check_output(output: TokenStream) -> Outcome {
-    let items = |input: syn::parse::ParseStream| -> syn::Result<Vec<syn::Item>> {
-        let mut items = Vec::new();
-        while !input.is_empty() {
-            items.push(input.parse()?);
-        }
-        Ok(items)
+    let parsed = if depth(&output) <= CHECK_INLINE_DEPTH {
+        parse_items(output.clone()).map_err(|e| e.to_string())
+    } else {
+        // Token streams are not `Send`: the checking thread lexes the text again.
+        let text = output.to_string();
+        std::thread::Builder::new()
+            .name("fuzz-check".into())
+            .stack_size(CHECK_STACK_SIZE)
+            .spawn(move || match text.parse::<TokenStream>() {
+                Ok(ts) => parse_items(ts).map_err(|e| e.to_string()),
+                Err(e) => Err(format!("the output does not lex: {e}")),
+            })
+            .expect("the checking thread starts")
+            .join()
+            .unwrap_or_else(|e| panic::resume_unwind(e))
     };
-    match syn::parse::Parser::parse2(items, output.clone()) {
-        Ok(_) => Outcome::Ok,
+    match parsed {
+        Ok(_) => Outcome::Ok(!has_compile_error(&output)),
         Err(e) => {
             let mut text = output.to_string();
             if text.len() > 2000 {
@@ -159,6 +198,14 @@ fn check_output(output: TokenStream) -> Outcome {
             ))
         }
     }
+}
+
+/// Whether a top-level item of the output is a `compile_error!` invocation.
+fn has_compile_error(output: &TokenStream) -> bool {
+    output
+        .clone()
+        .into_iter()
+        .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "compile_error"))
 }
 
 /// Runs `f` on a new thread with [`STACK_SIZE`] of stack and returns its result.

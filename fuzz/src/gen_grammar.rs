@@ -35,9 +35,11 @@ const ALIASES: &[(&str, usize)] = &[
     ("Coo3", 3),
 ];
 
-/// A tensor parameter: its order and its type as written (without the reference).
+/// A tensor parameter: its order, whether every level is dense, and its type as written
+/// (without the reference).
 struct TensorType {
     order: usize,
+    dense: bool,
     text: String,
 }
 
@@ -106,11 +108,16 @@ fn tensor_type(rng: &mut Rng, value: &str) -> TensorType {
             1 => name.to_string(),
             _ => format!("{name}<{value}, {value}, {value}>"),
         };
-        return TensorType { order, text };
+        return TensorType {
+            order,
+            dense: name.starts_with("Dense"),
+            text,
+        };
     }
     let order = rng.band(&[(50, 1, 2), (35, 3, 4), (12, 5, 6), (3, 7, 8)]);
-    let valid = rng.percent(85);
+    let valid = rng.percent(97);
     let lv = levels(rng, order, valid);
+    let dense = lv.iter().all(|l| *l == "Dense");
     let lv: Vec<String> = lv
         .iter()
         .map(|l| {
@@ -130,7 +137,7 @@ fn tensor_type(rng: &mut Rng, value: &str) -> TensorType {
     } else {
         format!("({})", lv.join(", "))
     };
-    let modes = match rng.weighted(&[50, 15, 25, 4, 6]) {
+    let modes = match rng.weighted(&[50, 15, 30, 2, 3]) {
         0 => String::new(),
         1 => format!(
             ", Modes<{}>",
@@ -165,6 +172,7 @@ fn tensor_type(rng: &mut Rng, value: &str) -> TensorType {
     };
     TensorType {
         order,
+        dense,
         text: format!("Tensor<{value}, {tuple}{modes}>"),
     }
 }
@@ -221,7 +229,7 @@ fn tree(rng: &mut Rng, leaves: &[String]) -> String {
         leaves[0].clone()
     } else {
         let split = rng.range(1, leaves.len() - 1);
-        let op = rng.pick(&["+", "+", "-", "*", "*", "/"]);
+        let op = rng.word(&["+", "+", "-", "-", "*", "*", "*", "+", "*", "/"]);
         format!(
             "{} {op} {}",
             tree(rng, &leaves[..split]),
@@ -272,7 +280,7 @@ fn kernel(rng: &mut Rng, name: &str, huge: bool) -> String {
     } else {
         None
     };
-    let out_vars = output
+    let mut out_vars = output
         .as_ref()
         .map(|o| distinct_vars(rng, pool, o.order))
         .unwrap_or_default();
@@ -292,8 +300,38 @@ fn kernel(rng: &mut Rng, name: &str, huge: bool) -> String {
             }
         })
         .collect();
-    // Mostly: every output variable appears on the right (the checker requires it).
-    if rng.percent(90) {
+    // Mostly: every output variable appears on the right (the checker requires it). Draw the
+    // output's variables from those of the right side when there are enough, else move
+    // missing ones into accesses.
+    let mut used: Vec<usize> = Vec::new();
+    for leaf in &leaves {
+        if let Leaf::Access(_, vs) = leaf {
+            for v in vs {
+                if !used.contains(v) {
+                    used.push(*v);
+                }
+            }
+        }
+    }
+    // An output of higher order than the right side has variables: mostly, draw another.
+    let mut output = output;
+    for _ in 0..8 {
+        match &output {
+            Some(o) if o.order > used.len() && !used.is_empty() && rng.percent(90) => {
+                output = Some(tensor_type(rng, value));
+                out_vars.truncate(output.as_ref().map_or(0, |o| o.order));
+                while out_vars.len() < output.as_ref().map_or(0, |o| o.order) {
+                    let fresh = (0..).find(|v| !out_vars.contains(v)).unwrap_or(0);
+                    out_vars.push(fresh);
+                }
+            }
+            _ => break,
+        }
+    }
+    if rng.percent(97) && used.len() >= out_vars.len() {
+        let pick = permutation(rng, used.len());
+        out_vars = pick[..out_vars.len()].iter().map(|&k| used[k]).collect();
+    } else if rng.percent(97) {
         for &v in &out_vars {
             let used = leaves
                 .iter()
@@ -355,7 +393,10 @@ fn kernel(rng: &mut Rng, name: &str, huge: bool) -> String {
         }
         None => ("out".to_string(), format!("out: &mut {value}")),
     };
-    let assign = match rng.weighted(&[85, 14, 1]) {
+    // `+=` accumulates into dense outputs only (a sparse one is a checked error).
+    let dense_out = output.as_ref().is_none_or(|o| o.dense);
+    let add_assign = if dense_out { 15 } else { 1 };
+    let assign = match rng.weighted(&[85, add_assign, 1]) {
         0 => "=",
         1 => "+=",
         _ => "-=",

@@ -176,7 +176,8 @@ fn main() -> ExitCode {
 // ---------------------------------------------------------------------------------------------
 // Worker: runs inputs `first, first + stride, ...` and reports each on stdout:
 //   `b ID`                                  before input ID runs
-//   `d ID GEN TIME_US PEAK_BYTES ok`        after it, or `... panic MSG` / `... bad MSG`
+//   `d ID GEN TIME_US PEAK_BYTES ok`        after it (`rejected`: a `compile_error!`), or
+//                                           `... panic MSG` / `... bad MSG`
 //   `x ID GEN`                              the input did not lex (not run)
 //   `k ID`                                  a known failure, skipped
 //   `a ID`                                  skipped by `--avoid-lattice`
@@ -293,7 +294,8 @@ fn worker(c: Config, first: u64, stride: u64) {
                 stages[2] += t2.elapsed();
                 stages[3] += m.time;
                 let outcome = match &m.outcome {
-                    Outcome::Ok => "ok".to_string(),
+                    Outcome::Ok(true) => "ok".to_string(),
+                    Outcome::Ok(false) => "rejected".to_string(),
                     Outcome::Panic(msg) => format!("panic {}", escape(msg)),
                     Outcome::BadOutput(msg) => format!("bad {}", escape(msg)),
                 };
@@ -343,6 +345,7 @@ struct Class {
 struct Stats {
     execs: u64,
     by_gen: [u64; 4],
+    accepted: [u64; 4],
     unlexable: u64,
     skipped: u64,
     avoided: u64,
@@ -444,6 +447,9 @@ impl Shared {
             let mut s = self.stats.lock().expect("stats lock");
             s.execs += 1;
             s.by_gen[generator.min(3)] += 1;
+            if outcome == "ok" {
+                s.accepted[generator.min(3)] += 1;
+            }
             if time > s.slowest.0 {
                 s.slowest = (time, id);
             }
@@ -510,7 +516,10 @@ impl Shared {
 
     /// A worker died while running input `id`: classify from its exit status and stderr.
     fn crashed(&self, id: u64, status: std::process::ExitStatus, stderr: &str) {
-        use std::os::unix::process::ExitStatusExt;
+        #[cfg(unix)]
+        let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+        #[cfg(not(unix))]
+        let signal: Option<i32> = None;
         let last_line = stderr
             .lines()
             .rev()
@@ -537,7 +546,7 @@ impl Shared {
                 Kind::Memory,
                 format!("memory: over the {} MB cap", self.config.mem_cap >> 20),
             )
-        } else if status.signal() == Some(9) {
+        } else if signal == Some(9) {
             (
                 Kind::Crash,
                 "crash: killed (SIGKILL, out of memory?)".to_string(),
@@ -757,6 +766,14 @@ fn summary(shared: &Shared, elapsed: Duration) -> String {
         s.execs as f64 / elapsed.as_secs_f64().max(1e-9),
         elapsed.as_secs_f64(),
         c.workers,
+    ));
+    let share =
+        |g: Generator| 100.0 * s.accepted[g as usize] as f64 / s.by_gen[g as usize].max(1) as f64;
+    out.push_str(&format!(
+        "fuzz: inputs expanded without compile_error!: {:.1}% of token streams, {:.1}% of mutations, {:.1}% of grammar kernels\n",
+        share(Generator::Tokens),
+        share(Generator::Mutation),
+        share(Generator::Grammar),
     ));
     if c.avoid_lattice > 0 {
         out.push_str(&format!(
