@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 const HELP: &str = "\
 sparse-fuzz: runs sparse_core::expand on generated inputs in worker processes.
 
-  --execs N         inputs to run (default 100000)
+  --execs N         inputs to generate (default 100000); skipped ones are not run
   --seed S          seed of the run (default 1); input i is regenerated from (S, i)
   --start I         first input index (default 0)
   --workers W       worker processes (default 2)
