@@ -10,7 +10,6 @@
 //! See `FUZZING.md` at the workspace root.
 
 pub mod alloc;
-pub mod avoid;
 pub mod exec;
 pub mod gen_grammar;
 pub mod gen_mutate;

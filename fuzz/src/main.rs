@@ -6,7 +6,7 @@
 
 use sparse_fuzz::exec::{self, Outcome};
 use sparse_fuzz::known::Known;
-use sparse_fuzz::{alloc, generate, tok, Generator};
+use sparse_fuzz::{alloc, generate, Generator};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -30,8 +30,6 @@ sparse-fuzz: runs sparse_core::expand on generated inputs in worker processes.
   --known FILE      known failures to skip (default fuzz/known_failures.txt)
   --no-skip-known   run the known failures too
   --save-max N      failing inputs saved per failure class (default 20)
-  --avoid-lattice N skip inputs whose merge lattice cost estimate exceeds N (known exponential
-                    lattice defect; see FUZZING.md); 0 runs everything (default 0)
   --max-bytes N     skip inputs longer than N bytes (default: no limit)
   --replay PATH...  run these files (or every .rs file of these directories) instead
   --print I         print input I of the seed (the exact text given to expand) and exit
@@ -51,7 +49,6 @@ struct Config {
     known: PathBuf,
     skip_known: bool,
     save_max: usize,
-    avoid_lattice: u64,
     max_bytes: usize,
     replay: Vec<PathBuf>,
 }
@@ -72,7 +69,6 @@ impl Default for Config {
             known: manifest.join("known_failures.txt"),
             skip_known: true,
             save_max: 20,
-            avoid_lattice: 0,
             max_bytes: usize::MAX,
             replay: Vec::new(),
         }
@@ -109,7 +105,6 @@ fn parse_args() -> Result<(Config, Mode), String> {
             "--known" => c.known = args.next().ok_or("--known needs a file")?.into(),
             "--no-skip-known" => c.skip_known = false,
             "--save-max" => c.save_max = num(args.next(), &a)?,
-            "--avoid-lattice" => c.avoid_lattice = num(args.next(), &a)?,
             "--max-bytes" => c.max_bytes = num(args.next(), &a)?,
             "--print" => mode = Mode::Print(num(args.next(), &a)?),
             "--replay" => {
@@ -180,7 +175,6 @@ fn main() -> ExitCode {
 //                                           `... panic MSG` / `... bad MSG`
 //   `x ID GEN`                              the input did not lex (not run)
 //   `k ID`                                  a known failure, skipped
-//   `a ID`                                  skipped by `--avoid-lattice`
 //   `l ID`                                  skipped by `--max-bytes`
 //   `e`                                     all done
 // ---------------------------------------------------------------------------------------------
@@ -280,16 +274,8 @@ fn worker(c: Config, first: u64, stride: u64) {
                     id += stride;
                     continue;
                 };
-                let avoid = c.avoid_lattice > 0
-                    && sparse_fuzz::avoid::lattice_cost_of(&tok::from_stream(tokens.clone()))
-                        > c.avoid_lattice;
                 let t2 = Instant::now();
                 stages[1] += t2 - t1;
-                if avoid {
-                    pending.push_str(&format!("a {id}\n"));
-                    id += stride;
-                    continue;
-                }
                 let m = exec::run_tokens(id, tokens);
                 stages[2] += t2.elapsed();
                 stages[3] += m.time;
@@ -348,7 +334,6 @@ struct Stats {
     accepted: [u64; 4],
     unlexable: u64,
     skipped: u64,
-    avoided: u64,
     too_large: u64,
     panics: u64,
     hangs: u64,
@@ -595,8 +580,6 @@ fn slot(shared: &Shared, first_offset: u64, stride: u64) -> Result<(), String> {
             .arg((c.mem_cap >> 20).to_string())
             .arg("--known")
             .arg(&c.known)
-            .arg("--avoid-lattice")
-            .arg(c.avoid_lattice.to_string())
             .arg("--max-bytes")
             .arg(c.max_bytes.to_string());
         if !c.skip_known {
@@ -622,10 +605,6 @@ fn slot(shared: &Shared, first_offset: u64, stride: u64) -> Result<(), String> {
             match tag {
                 "b" => current = Some(id),
                 "k" => shared.stats.lock().expect("stats lock").skipped += 1,
-                "a" => {
-                    current = None;
-                    shared.stats.lock().expect("stats lock").avoided += 1;
-                }
                 "l" => {
                     current = None;
                     shared.stats.lock().expect("stats lock").too_large += 1;
@@ -775,12 +754,6 @@ fn summary(shared: &Shared, elapsed: Duration) -> String {
         share(Generator::Mutation),
         share(Generator::Grammar),
     ));
-    if c.avoid_lattice > 0 {
-        out.push_str(&format!(
-            "fuzz: {} inputs avoided by --avoid-lattice {} (known defect: exponential merge lattices)\n",
-            s.avoided, c.avoid_lattice
-        ));
-    }
     if c.max_bytes < usize::MAX {
         out.push_str(&format!(
             "fuzz: {} inputs over --max-bytes {} skipped\n",

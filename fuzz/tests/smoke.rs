@@ -1,8 +1,6 @@
 //! The fixed-seed smoke run: a few tens of thousands of inputs through the real fuzzer binary
 //! (worker processes, watchdog, memory cap), in whatever profile the tests are built with.
-//! Inputs listed in `fuzz/known_failures.txt` are skipped; so are inputs the known
-//! exponential-lattice defect makes too slow for a test (`--avoid-lattice`, see FUZZING.md),
-//! and the few inputs over 16 KiB, which take seconds each in a debug build.
+//! Inputs listed in `fuzz/known_failures.txt` are skipped.
 //!
 //! No timing threshold: an input counts as a hang here only when the watchdog aborts it after
 //! two minutes, which no loaded machine turns into a false failure.
@@ -53,19 +51,7 @@ fn counts(report: &str) -> Vec<u64> {
 
 #[test]
 fn smoke_run_finds_nothing_new() {
-    let (ok, report) = fuzzer(
-        &[
-            "--seed",
-            SEED,
-            "--execs",
-            EXECS,
-            "--avoid-lattice",
-            "200",
-            "--max-bytes",
-            "16384",
-        ],
-        "smoke",
-    );
+    let (ok, report) = fuzzer(&["--seed", SEED, "--execs", EXECS], "smoke");
     let c = counts(&report);
     // N, g1, g2, g3, P, H, (hang seconds), M, (GB), C
     let (execs, g1, g2, g3) = (c[0], c[1], c[2], c[3]);
