@@ -75,6 +75,12 @@ impl MergeLattice {
         self.points.iter().filter(move |p| top.dominates(p))
     }
 
+    /// How many cases the merge loops emit: each point's loop has one per point of its
+    /// sub-lattice.
+    pub fn cases(&self) -> usize {
+        self.points.iter().map(|p| self.sub_points(p).count()).sum()
+    }
+
     /// Whether some point's loop is driven by a full iterator (value iteration over the
     /// dimension): then the merge loops count coordinates.
     pub fn has_dense_driver(&self, info: &impl LevelInfo) -> bool {

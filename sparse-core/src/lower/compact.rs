@@ -9,19 +9,30 @@
 
 use super::{disjoin, open_sum, Lowerer, Pos, Scope, Target};
 use crate::ir::{and, bin, call, select, var, Assign, Expr as IrExpr, Local, Op, Stmt};
-use crate::lattice::{Iter, LevelInfo};
+use crate::lattice::{Iter, LevelInfo, MergeLattice};
 use crate::notation::{AccessId, BinOp, Expr, VarId};
 
 /// The most iterators a loop merges with a lattice; more merge compactly. A lattice over `n`
-/// iterators has up to `2^n - 1` points and its loops and cases grow like `3^n`, per level:
-/// nested levels multiply (a 4-way union of order-3 CSF tensors as lattices is 13,000 lines,
-/// as compact merges 470).
+/// iterators has up to `2^n - 1` points and its loops and cases grow like `3^n`.
 pub const MAX_LATTICE_ITERATORS: usize = 3;
 
+/// The most times lattice cases may duplicate the code below them. Each case lowers the loops
+/// under it again, so nested lattices multiply (a 4-way union of order-3 CSF tensors as
+/// lattices is 13,000 lines); past this budget a loop merges compactly, whose code is emitted
+/// once. A 2-way union of order-3 tensors (5 cases per level, 125 in all) stays a lattice.
+pub const MAX_CASE_COPIES: usize = 256;
+
 impl Lowerer<'_> {
-    /// Whether `expr`'s loop over `v` merges compactly: its lattice would be too large, or some
-    /// operand's presence is only known at run time (below another compact merge).
-    pub(super) fn needs_compact(&self, scope: &Scope, expr: &Expr, v: VarId) -> bool {
+    /// The lattice of `expr`'s loop over `v`, if it merges as a lattice: every operand is
+    /// statically present (no enclosing compact merge made it a run-time flag), at most
+    /// [`MAX_LATTICE_ITERATORS`] iterators merge, and its cases keep the code below within
+    /// [`MAX_CASE_COPIES`] copies.
+    pub(super) fn small_lattice(
+        &self,
+        scope: &Scope,
+        expr: &Expr,
+        v: VarId,
+    ) -> Option<MergeLattice> {
         let info = self.info(scope, v);
         let mut accesses = Vec::new();
         expr.accesses(&mut accesses);
@@ -29,7 +40,11 @@ impl Lowerer<'_> {
             .iter()
             .filter(|&&a| info.level_of(a).is_some())
             .count();
-        iterators > MAX_LATTICE_ITERATORS || accesses.iter().any(|&a| scope.is_dynamic(a))
+        if iterators > MAX_LATTICE_ITERATORS || accesses.iter().any(|&a| scope.is_dynamic(a)) {
+            return None;
+        }
+        let lattice = MergeLattice::build(expr, &info);
+        (scope.copies.saturating_mul(lattice.cases()) <= MAX_CASE_COPIES).then_some(lattice)
     }
 
     /// The compact loop over `v`, and whether it visits every coordinate.

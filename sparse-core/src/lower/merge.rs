@@ -5,22 +5,22 @@
 use super::{conjoin, open_sum, Lowerer, Pos, Scope, Target};
 use crate::ir::{bin, call, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
-use crate::notation::{AccessId, Expr, VarId};
+use crate::notation::{AccessId, VarId};
 
 impl Lowerer<'_> {
-    /// The loops of `expr`'s lattice over `v`, and whether they visit every coordinate of `v`.
+    /// The loops of a lattice over `v`, and whether they visit every coordinate of `v`.
     pub(super) fn lattice_merge(
         &mut self,
         scope: &Scope,
         v: VarId,
-        expr: Expr,
+        lattice: &MergeLattice,
         target: Target,
         loop_vars: &[VarId],
     ) -> (Vec<Stmt>, bool) {
-        let info = self.info(scope, v);
-        let lattice = MergeLattice::build(&expr, &info);
-        let exhausts = lattice.exhausts(&info);
-        let loops = self.merge_loops(scope, v, &lattice, target, loop_vars);
+        let exhausts = lattice.exhausts(&self.info(scope, v));
+        let mut scope = scope.clone();
+        scope.copies = scope.copies.saturating_mul(lattice.cases());
+        let loops = self.merge_loops(&scope, v, lattice, target, loop_vars);
         (loops, exhausts)
     }
 

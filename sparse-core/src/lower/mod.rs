@@ -48,6 +48,9 @@ struct Scope {
     present: Vec<IrExpr>,
     /// Whether a compact merge encloses this point (some presence is a run-time flag).
     compact: bool,
+    /// How many times the code here is emitted: the product of the case counts of the
+    /// enclosing lattice merges (each case lowers the loops below it again).
+    copies: usize,
 }
 
 impl Scope {
@@ -121,6 +124,7 @@ impl<'k> Lowerer<'k> {
             pos: vec![Vec::new(); k.accesses.len()],
             present: vec![IrExpr::Bool(true); k.accesses.len()],
             compact: false,
+            copies: 1,
         };
         let mut body = self.assembly_init();
         let mut loop_vars = k.output_vars().to_vec();
@@ -217,10 +221,9 @@ impl<'k> Lowerer<'k> {
         if let Some((a, k)) = segment {
             stmts.push(self.open_segment(a, k));
         }
-        let (loops, exhausts) = if self.needs_compact(scope, &expr, v) {
-            self.compact_merge(scope, v, expr, target, loop_vars)
-        } else {
-            self.lattice_merge(scope, v, expr, target, loop_vars)
+        let (loops, exhausts) = match self.small_lattice(scope, &expr, v) {
+            Some(lattice) => self.lattice_merge(scope, v, &lattice, target, loop_vars),
+            None => self.compact_merge(scope, v, expr, target, loop_vars),
         };
         if writes_output && self.kernel.output_vars().contains(&v) && !exhausts {
             self.covers = false;
