@@ -17,9 +17,10 @@
 //! ```
 
 pub use sparse_difftest_gen as gen;
+pub use sparse_difftest_gen::testcode::kernel_module;
 
 use gen::data;
-use gen::kernel::{Kernel, ParamKind};
+use gen::kernel::Kernel;
 use gen::reference::{self, Stored};
 use sparse_runtime::{Error, Levels, ModeOrder, Tensor, Value};
 use std::cell::RefCell;
@@ -365,6 +366,12 @@ fn install_hook() {
                             .location()
                             .map(|l| format!(" at {}:{}", l.file(), l.line()))
                             .unwrap_or_default();
+                        // One line on stderr, so that a panic that turns into an abort (a
+                        // panic while unwinding) still leaves its message for the driver.
+                        eprintln!(
+                            "[difftest] panic{slot}: {}",
+                            info.payload_as_str().unwrap_or("(non-string payload)")
+                        );
                         true
                     }
                     None => false,
@@ -424,64 +431,67 @@ pub fn run_kernel(id: u64, call: CallFn) -> Report {
     report
 }
 
-/// The Rust source of a kernel's module for a generated test crate: the kernel, and the `call`
-/// function that builds its operands. `krate` is the path of this crate (`::sparse_difftest`).
-pub fn kernel_module(k: &Kernel, krate: &str) -> String {
-    let mut args = Vec::new();
-    let mut lets = Vec::new();
-    let mut finish = String::new();
-    let v = k.vt.name();
-    for (p, param) in k.params.iter().enumerate() {
-        let local = format!("p{p}");
-        match &param.kind {
-            ParamKind::Input(f) => {
-                lets.push(format!("let {local}: {} = c.input({p})?;", f.rust_type(v)));
-                args.push(format!("&{local}"));
-            }
-            ParamKind::ScalarIn => {
-                lets.push(format!("let {local}: {v} = c.scalar({p});"));
-                args.push(local);
-            }
-            ParamKind::Output(f) => {
-                lets.push(format!(
-                    "let mut {local}: {} = c.output({p})?;",
-                    f.rust_type(v)
-                ));
-                args.push(format!("&mut {local}"));
-                finish = format!("c.finish_tensor(r, &{local});");
-            }
-            ParamKind::ScalarOut => {
-                lets.push(format!("let mut {local}: {v} = c.scalar_output({p});"));
-                args.push(format!("&mut {local}"));
-                finish = format!("c.finish_scalar(r, {local});");
-            }
+/// A guess at the defect class of a failing kernel (for `known_failures.txt` and findings),
+/// from the compiler's verdict and the failures' classes and details.
+pub fn defect_class(
+    k: &Kernel,
+    verdict: Option<&gen::classify::Verdict>,
+    failures: &[(Class, String)],
+) -> &'static str {
+    use gen::classify::Verdict;
+    use gen::semantics::Limitation;
+    match verdict {
+        Some(Verdict::CompilerPanic(m)) if m.contains("r#") => return "raw-ident-panic",
+        Some(Verdict::CompilerPanic(_)) => return "compiler-panic",
+        Some(Verdict::InternalError(_)) => return "internal-error",
+        Some(Verdict::RefusedOutsideLimitations(_)) => return "refused-valid",
+        Some(Verdict::RefusedForWrongReason(..)) => return "refused-wrong-reason",
+        Some(Verdict::AcceptedBeyondRules(l)) if l.contains(&Limitation::OutputFormat) => {
+            return "unassemblable-output"
         }
+        Some(Verdict::AcceptedBeyondRules(_)) => return "accepted-beyond-rules",
+        _ => {}
     }
-    // The output is built last, so that the case's phase says "in the kernel call".
-    let out_let = lets.remove(k.out);
-    lets.push(out_let);
-    let body = k.invocation().replace('\n', "\n    ");
-    format!(
-        "pub mod {name} {{
-    #![allow(unused_imports)]
-    use sparse_runtime::prelude::*;
-    use {krate}::{{Case, Stop}};
-
-    {body}
-
-    pub fn call(c: &mut Case<'_>) -> Result<(), Stop> {{
-        {lets}
-        let r = {fname}({args});
-        {finish}
-        Ok(())
-    }}
-}}
-",
-        name = k.fn_name(),
-        fname = k.fn_name(),
-        lets = lets.join("\n        "),
-        args = args.join(", "),
-    )
+    let has = |c: Class| failures.iter().any(|f| f.0 == c);
+    let says = |s: &str| failures.iter().any(|f| f.1.contains(s));
+    let src = k.source();
+    let tricky = [
+        "p_", "end_", "c_", "r_", "begin_", "dim_", "_vals", "_levels", "_l", "pos_",
+    ]
+    .iter()
+    .any(|t| src.contains(t))
+        || k.var_names
+            .iter()
+            .any(|v| v.starts_with('t') || v.ends_with(char::is_numeric));
+    if has(Class::Compile) {
+        return if tricky {
+            "name-collision"
+        } else {
+            "compile-error"
+        };
+    }
+    if has(Class::InvalidInput) {
+        return "from-entries-invalid";
+    }
+    if has(Class::Abort) {
+        return "abort";
+    }
+    if has(Class::Panic) {
+        return "panic";
+    }
+    if has(Class::InvalidOutput) {
+        return "invalid-output";
+    }
+    if says("nothing contributes there") {
+        return "explicit-zeros";
+    }
+    if says("stale value was left") || says("is missing") {
+        return "dense-operand-in-sum";
+    }
+    if says("for operands whose shapes disagree") || says("Err for consistent") {
+        return "shape-check";
+    }
+    "wrong-value"
 }
 
 /// Escapes a message onto one line.

@@ -37,7 +37,7 @@ pub const P_RAW_NAMES: f64 = 0.02;
 /// Probabilities of deliberately hitting a limitation.
 pub const P_SPARSE_ACCUMULATE: f64 = 0.02;
 /// See [`P_SPARSE_ACCUMULATE`].
-pub const P_SPARSE_DIVISOR: f64 = 0.02;
+pub const P_SPARSE_DIVISOR: f64 = 0.15;
 /// See [`P_SPARSE_ACCUMULATE`].
 pub const P_BAD_OUTPUT_FORMAT: f64 = 0.03;
 /// Probability that a kernel without a loop order is kept rather than re-drawn.
@@ -630,8 +630,10 @@ impl Gen {
                         k.params[p].kind = ParamKind::Output(f);
                     }
                     ParamKind::Input(_) => {
-                        let dense = divisor[p] && !(sparse_divisor && first);
-                        let f = if dense {
+                        let injected = sparse_divisor && first && divisor[p];
+                        let f = if injected {
+                            self.sparse_format(order)
+                        } else if divisor[p] {
                             self.dense_format(order)
                         } else {
                             self.input_format(order)
@@ -704,6 +706,11 @@ impl Gen {
         if self.rng.chance(0.25) {
             return self.dense_format(order);
         }
+        self.sparse_format(order)
+    }
+
+    /// A format with at least one non-dense level.
+    fn sparse_format(&mut self, order: usize) -> Format {
         let aliases: Vec<&str> = ALIASES
             .iter()
             .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
@@ -714,7 +721,12 @@ impl Gen {
             let index = self.index();
             return Format::alias(name, index);
         }
-        let kinds = random_valid_kinds(&mut self.rng, order);
+        let kinds = loop {
+            let kinds = random_valid_kinds(&mut self.rng, order);
+            if kinds.iter().any(|k| *k != crate::format::Kind::Dense) {
+                break kinds;
+            }
+        };
         let modes = random_modes(&mut self.rng, order, 0.6);
         Format::explicit(&mut self.rng, kinds, modes)
     }

@@ -266,11 +266,14 @@ pub fn check_dense(
             (v, pt.mag)
         };
         if !close(k.vt, *gv, want, mag) {
+            let o = old_at(&pt.coord);
             errs.push(format!(
                 "at {:?}: got {gv}, want {want}{}",
                 pt.coord,
                 if k.accumulate {
-                    format!(" (= old {} + rhs {v})", old_at(&pt.coord))
+                    format!(" (= old {o} + rhs {v})")
+                } else if *gv == o {
+                    " (the stale value was left)".to_string()
                 } else {
                     String::new()
                 }
