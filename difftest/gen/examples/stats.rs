@@ -4,7 +4,7 @@
 
 use sparse_difftest_gen::generate;
 use sparse_difftest_gen::kernel::ValTy;
-use sparse_difftest_gen::semantics::limitations;
+use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations};
 use std::collections::BTreeMap;
 
 fn main() {
@@ -31,6 +31,9 @@ fn main() {
         bump(format!("raw names {}", k.source().contains("r#")));
         bump(format!("divisor {}", k.source().contains(" / ")));
         bump(format!("vars {}", k.rhs.vars().len()));
+        if has_loop_order(&k) && !has_loop_order_with(&k, true) {
+            bump("order only without a shared output order".into());
+        }
         let lims = limitations(&k);
         if lims.is_empty() {
             bump("oracle accepted".into());

@@ -4,7 +4,7 @@
 use sparse_difftest_gen::format::{Format, Kind};
 use sparse_difftest_gen::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
 use sparse_difftest_gen::reference::{check_dense, check_sparse, evaluate, Stored};
-use sparse_difftest_gen::semantics::{limitations, place, Limitation};
+use sparse_difftest_gen::semantics::{has_loop_order_with, limitations, place, Limitation};
 
 fn input(name: &str, fmt: Format) -> Param {
     Param {
@@ -170,6 +170,33 @@ fn the_kernels_of_known_defect_7_are_accepted() {
         add(acc(1, &[J, K, I]), acc(2, &[I])),
     );
     assert_eq!(limitations(&k), vec![]);
+}
+
+#[test]
+fn dense_terms_with_opposite_orders_split_unless_the_output_order_is_shared() {
+    // The UI test loop_order_cycle: a(i, j) = b(i, j) + c(j, i), a Dense2, b and c Csr.
+    let k = kernel(
+        vec![
+            output("a", alias("Dense2")),
+            input("b", alias("Csr")),
+            input("c", alias("Csr")),
+        ],
+        &[I, J],
+        add(acc(1, &[I, J]), acc(2, &[J, I])),
+    );
+    assert!(has_loop_order_with(&k, false));
+    assert!(!has_loop_order_with(&k, true));
+    // s = x(i) + a(k, i) has no output variables: the same under both rules.
+    let k = kernel(
+        vec![
+            scalar_out("s"),
+            input("x", alias("Dense1")),
+            input("a", alias("Csr")),
+        ],
+        &[],
+        add(acc(1, &[I]), acc(2, &[K, I])),
+    );
+    assert!(has_loop_order_with(&k, true));
 }
 
 #[test]
