@@ -5,7 +5,7 @@
 //! Generated test code calls [`run_kernel`] with a small function that names the kernel's
 //! concrete types:
 //!
-//! ```ignore
+//! ```text
 //! fn call(c: &mut Case<'_>) -> Result<(), Stop> {
 //!     let a: Csr<f64> = c.input(1)?;
 //!     let x: Dense1<f64> = c.input(2)?;
@@ -349,6 +349,7 @@ impl<'a> Case<'a> {
 
 thread_local! {
     static CAPTURING: RefCell<Option<String>> = const { RefCell::new(None) };
+    static CURRENT_KERNEL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Installs (once) a panic hook that records the location of panics raised while a kernel
@@ -369,7 +370,8 @@ fn install_hook() {
                         // One line on stderr, so that a panic that turns into an abort (a
                         // panic while unwinding) still leaves its message for the driver.
                         eprintln!(
-                            "[difftest] panic{slot}: {}",
+                            "[difftest] kernel {}: panic{slot}: {}",
+                            CURRENT_KERNEL.with(|k| k.get()),
                             info.payload_as_str().unwrap_or("(non-string payload)")
                         );
                         true
@@ -397,6 +399,7 @@ fn capture<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// Runs kernel `id` (whose operands `call` builds) on all its data cases.
 pub fn run_kernel(id: u64, call: CallFn) -> Report {
+    CURRENT_KERNEL.with(|c| c.set(id));
     let k = gen::generate(id);
     let cases = data::cases(&k);
     let mut report = Report {

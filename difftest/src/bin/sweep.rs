@@ -276,6 +276,15 @@ fn main() {
 
     let scratch = o.out.join("scratch");
     setup_scratch(&scratch);
+    // The scratch crate must build without kernels, or every kernel would be blamed.
+    write_batch(&scratch, &[]);
+    if let Err(errors) = cargo_build(&scratch, &target) {
+        eprintln!("sweep: the scratch crate does not build even without kernels:");
+        for line in errors.iter().take(30) {
+            eprintln!("  {line}");
+        }
+        std::process::exit(1);
+    }
     let started = Instant::now();
     let mut all_failing: BTreeMap<u64, &'static str> = BTreeMap::new();
     for (b, chunk) in seeds.chunks(o.batch).enumerate() {
@@ -439,7 +448,19 @@ fn describe_finding(id: u64, f: &KernelFindings) -> String {
         let _ = writeln!(s, "- compiler: {}", v.describe());
     }
     let _ = writeln!(s, "- defect class (guessed): {}", f.defect_class(&k));
-    for (class, case, detail) in f.failures.iter().take(4) {
+    // The most severe failures first (an abort matters more than a bad input in another case).
+    let severity = |c: &Class| match c {
+        Class::Abort => 0,
+        Class::Panic => 1,
+        Class::InvalidOutput => 2,
+        Class::Wrong => 3,
+        Class::Compile => 4,
+        Class::InvalidInput => 5,
+        Class::Verdict => 6,
+    };
+    let mut failures: Vec<&(Class, Option<String>, String)> = f.failures.iter().collect();
+    failures.sort_by_key(|x| severity(&x.0));
+    for (class, case, detail) in failures.into_iter().take(4) {
         let _ = writeln!(
             s,
             "- **{class}**{}",
