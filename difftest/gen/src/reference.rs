@@ -270,7 +270,9 @@ pub fn check_dense(
             errs.push(format!(
                 "at {:?}: got {gv}, want {want}{}",
                 pt.coord,
-                if k.accumulate {
+                if k.accumulate && *gv == o {
+                    format!(" (= old {o} + rhs {v}; the stale value was left)")
+                } else if k.accumulate {
                     format!(" (= old {o} + rhs {v})")
                 } else if *gv == o {
                     " (the stale value was left)".to_string()
