@@ -1,0 +1,51 @@
+//! Generator statistics without the compiler: shapes, value types, outputs and the oracle's
+//! limitation rates over a seed range:
+//! `cargo run --release -p sparse-difftest-gen --example stats -- START COUNT`.
+
+use sparse_difftest_gen::generate;
+use sparse_difftest_gen::kernel::ValTy;
+use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations};
+use std::collections::BTreeMap;
+
+fn main() {
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("a number"))
+        .collect();
+    let start = args.first().copied().unwrap_or(0);
+    let count = args.get(1).copied().unwrap_or(10_000);
+    let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    let mut bump = |k: String| *tally.entry(k).or_insert(0) += 1;
+    for seed in start..start + count {
+        let k = generate(seed);
+        bump(format!("template {}", k.template));
+        bump(format!("value type {}", k.vt.name()));
+        bump(format!("output order {}", k.out_vars.len()));
+        let out = match k.out_format() {
+            None => "scalar",
+            Some(f) if f.all_dense() => "dense",
+            Some(_) => "sparse",
+        };
+        bump(format!("output {out}"));
+        bump(format!("accumulate {}", k.accumulate));
+        bump(format!("raw names {}", k.source().contains("r#")));
+        bump(format!("divisor {}", k.source().contains(" / ")));
+        bump(format!("vars {}", k.rhs.vars().len()));
+        if has_loop_order(&k) && !has_loop_order_with(&k, true) {
+            bump("order only without a shared output order".into());
+        }
+        let lims = limitations(&k);
+        if lims.is_empty() {
+            bump("oracle accepted".into());
+        }
+        for l in lims {
+            bump(format!("oracle limitation {l}"));
+        }
+        if k.vt == ValTy::I64 && k.source().contains('.') {
+            bump("BUG: float literal in an i64 kernel".into());
+        }
+    }
+    for (k, n) in tally {
+        println!("{k:40} {n:7} {:6.2}%", 100.0 * n as f64 / count as f64);
+    }
+}

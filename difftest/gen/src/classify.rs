@@ -1,0 +1,174 @@
+//! Asking the compiler whether it accepts a kernel (and with what messages), and comparing that
+//! with the acceptance oracle. The compiler is used only as a black box here.
+
+use crate::kernel::Kernel;
+use crate::semantics::{limitations, Limitation};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// What the compiler said about a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Compiled {
+    /// Accepted, and `expand` produced no `compile_error!`.
+    Accepted,
+    /// Refused with these messages.
+    Refused(Vec<String>),
+    /// The compiler (or the parse of the generated source) panicked.
+    Panicked(String),
+}
+
+/// Runs `sparse_core::compile` (then `sparse_core::expand`) on the kernel, catching panics.
+pub fn compile(k: &Kernel) -> Compiled {
+    let src = k.source();
+    let item: syn::ItemFn = match syn::parse_str(&src) {
+        Ok(item) => item,
+        Err(e) => return Compiled::Refused(vec![format!("generated source does not parse: {e}")]),
+    };
+    let quiet = QuietPanics::new();
+    let result = catch_unwind(AssertUnwindSafe(|| match sparse_core::compile(&item) {
+        Ok(_) => None,
+        Err(e) => Some(e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>()),
+    }));
+    let outcome = match result {
+        Err(p) => return Compiled::Panicked(quiet.message(p)),
+        Ok(Some(msgs)) => Compiled::Refused(msgs),
+        Ok(None) => Compiled::Accepted,
+    };
+    let tokens: proc_macro2::TokenStream = match src.parse() {
+        Ok(t) => t,
+        Err(e) => return Compiled::Panicked(format!("source does not lex: {e}")),
+    };
+    match catch_unwind(AssertUnwindSafe(|| sparse_core::expand(tokens))) {
+        Err(p) => Compiled::Panicked(format!("in expand: {}", quiet.message(p))),
+        Ok(_) => outcome,
+    }
+}
+
+type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+/// Silences the default panic hook while the compiler runs (its panics are findings, reported
+/// with their message), restoring it afterwards.
+struct QuietPanics {
+    previous: Option<Hook>,
+}
+
+thread_local! {
+    static LAST_LOCATION: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+impl QuietPanics {
+    fn new() -> Self {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            let loc = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            LAST_LOCATION.with(|s| *s.borrow_mut() = loc);
+        }));
+        QuietPanics {
+            previous: Some(previous),
+        }
+    }
+
+    fn message(&self, payload: Box<dyn std::any::Any + Send>) -> String {
+        let msg = payload_message(&*payload);
+        let loc = LAST_LOCATION.with(|s| s.borrow().clone());
+        format!("{msg}{loc}")
+    }
+}
+
+impl Drop for QuietPanics {
+    fn drop(&mut self) {
+        if let Some(p) = self.previous.take() {
+            std::panic::set_hook(p);
+        }
+    }
+}
+
+/// The message of a panic payload.
+pub fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(non-string panic payload)".to_string()
+    }
+}
+
+/// How the compiler's verdict compares with the oracle's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Both accept.
+    Accepted,
+    /// The oracle names limitations; the compiler refused with one of their phrases.
+    RefusedAsExpected(Limitation),
+    /// The oracle names limitations but the compiler accepted.
+    AcceptedBeyondRules(Vec<Limitation>),
+    /// The oracle accepts; the compiler refused.
+    RefusedOutsideLimitations(String),
+    /// Both refuse, but no message names an expected limitation.
+    RefusedForWrongReason(Vec<Limitation>, String),
+    /// A message says "internal error".
+    InternalError(String),
+    /// The compiler panicked.
+    CompilerPanic(String),
+}
+
+impl Verdict {
+    /// A failure of the compiler (not a documented refusal or plain acceptance).
+    pub fn is_failure(&self) -> bool {
+        !matches!(self, Verdict::Accepted | Verdict::RefusedAsExpected(_))
+    }
+
+    /// The compiler accepted the kernel (so it must be run and checked).
+    pub fn runs(&self) -> bool {
+        matches!(self, Verdict::Accepted | Verdict::AcceptedBeyondRules(_))
+    }
+
+    /// One line for findings.
+    pub fn describe(&self) -> String {
+        let names = |l: &[Limitation]| l.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ");
+        match self {
+            Verdict::Accepted => "accepted".into(),
+            Verdict::RefusedAsExpected(l) => format!("refused ({l})"),
+            Verdict::AcceptedBeyondRules(l) => {
+                format!("accepted beyond the rules (oracle: {})", names(l))
+            }
+            Verdict::RefusedOutsideLimitations(m) => {
+                format!("refused outside the limitations: {m}")
+            }
+            Verdict::RefusedForWrongReason(l, m) => {
+                format!("refused for the wrong reason (oracle: {}): {m}", names(l))
+            }
+            Verdict::InternalError(m) => format!("internal error: {m}"),
+            Verdict::CompilerPanic(m) => format!("the compiler panicked: {m}"),
+        }
+    }
+}
+
+/// Compares the compiler's answer with the oracle.
+pub fn judge(k: &Kernel, compiled: &Compiled) -> Verdict {
+    let expected = limitations(k);
+    match compiled {
+        Compiled::Panicked(m) => Verdict::CompilerPanic(m.clone()),
+        Compiled::Accepted if expected.is_empty() => Verdict::Accepted,
+        Compiled::Accepted => Verdict::AcceptedBeyondRules(expected),
+        Compiled::Refused(msgs) => {
+            let all = msgs.join(" | ");
+            if let Some(m) = msgs.iter().find(|m| m.contains("internal error")) {
+                return Verdict::InternalError(m.clone());
+            }
+            if expected.is_empty() {
+                return Verdict::RefusedOutsideLimitations(all);
+            }
+            match expected
+                .iter()
+                .find(|l| msgs.iter().any(|m| m.contains(l.phrase())))
+            {
+                Some(&l) => Verdict::RefusedAsExpected(l),
+                None => Verdict::RefusedForWrongReason(expected, all),
+            }
+        }
+    }
+}

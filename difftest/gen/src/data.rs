@@ -1,0 +1,416 @@
+//! Data cases of a kernel: a size per index variable, a density per input, entries built to be
+//! representable in each input's format, stale outputs, and one case with a perturbed shape.
+
+use crate::format::{Format, Kind};
+use crate::kernel::{Expr, Kernel, Op, ParamKind, ValTy};
+use crate::rng::{mix, Rng};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Regular (consistent-shape) cases per kernel; one perturbed case follows them.
+pub const CASES: usize = 7;
+
+/// Largest product of the index variables' sizes (bounds the dense reference's cost).
+pub const MAX_ITERATION_SPACE: usize = 4096;
+
+/// Input densities and their weights.
+pub const DENSITIES: [(f64, u32); 4] = [(0.0, 1), (0.1, 3), (0.4, 3), (1.0, 2)];
+
+/// Entries in logical coordinates.
+pub type Entries = Vec<(Vec<usize>, f64)>;
+
+/// One data case of a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// Position among the kernel's cases.
+    pub index: usize,
+    /// The seed its data was drawn from.
+    pub seed: u64,
+    /// Size of each index variable.
+    pub var_sizes: Vec<usize>,
+    /// Per parameter: the density its entries were drawn with (inputs), else 0.
+    pub densities: Vec<f64>,
+    /// Per parameter: the tensor's shape (empty for scalars).
+    pub shapes: Vec<Vec<usize>>,
+    /// Per parameter: input entries, or the output's stale entries.
+    pub entries: Vec<Entries>,
+    /// Per parameter: a scalar input's value, or the scalar output's stale value.
+    pub scalars: Vec<f64>,
+    /// `(parameter, mode)` whose size was changed: the kernel must return `Err`.
+    pub perturbed: Option<(usize, usize)>,
+}
+
+impl Case {
+    /// The kernel must report a dimension mismatch.
+    pub fn expect_err(&self) -> bool {
+        self.perturbed.is_some()
+    }
+
+    /// Sizes, densities and the seed, for findings.
+    pub fn describe(&self, k: &Kernel) -> String {
+        let sizes: Vec<String> = k
+            .var_names
+            .iter()
+            .zip(&self.var_sizes)
+            .map(|(n, s)| format!("{n}={s}"))
+            .collect();
+        let mut dens = Vec::new();
+        for (p, param) in k.params.iter().enumerate() {
+            if let ParamKind::Input(_) = param.kind {
+                dens.push(format!(
+                    "{}={} (shape {:?}, {} entries)",
+                    param.name,
+                    self.densities[p],
+                    self.shapes[p],
+                    self.entries[p].len()
+                ));
+            }
+        }
+        let mut s = format!(
+            "case {} (data seed {:#x}): sizes {}; densities {}",
+            self.index,
+            self.seed,
+            sizes.join(" "),
+            dens.join(", ")
+        );
+        if let Some((p, m)) = self.perturbed {
+            s += &format!(
+                "; perturbed: `{}` mode {m} has size {} (expect Err)",
+                k.params[p].name, self.shapes[p][m]
+            );
+        }
+        s
+    }
+}
+
+/// Union-find over index variables: variables bound to the same mode of the same tensor must
+/// have the same size.
+/// The tensor modes `(parameter, mode)` bound to each variable class.
+type Slots = BTreeMap<usize, BTreeSet<(usize, usize)>>;
+
+fn var_classes(k: &Kernel) -> (Vec<usize>, Slots) {
+    let n = k.n_vars();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], v: usize) -> usize {
+        let mut r = v;
+        while parent[r] != r {
+            r = parent[r];
+        }
+        parent[v] = r;
+        r
+    }
+    let mut slot_var: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut bind = |param: usize, vars: &[usize], parent: &mut Vec<usize>| {
+        for (m, &v) in vars.iter().enumerate() {
+            match slot_var.get(&(param, m)) {
+                Some(&w) => {
+                    let (a, b) = (find(parent, v), find(parent, w));
+                    parent[a] = b;
+                }
+                None => {
+                    slot_var.insert((param, m), v);
+                }
+            }
+        }
+    };
+    bind(k.out, &k.out_vars, &mut parent);
+    k.rhs.visit(&mut |e| {
+        if let Expr::Access { param, vars } = e {
+            bind(*param, vars, &mut parent);
+        }
+    });
+    let class: Vec<usize> = (0..n).map(|v| find(&mut parent, v)).collect();
+    let mut slots: BTreeMap<usize, BTreeSet<(usize, usize)>> = BTreeMap::new();
+    for (&(p, m), &v) in &slot_var {
+        slots.entry(class[v]).or_default().insert((p, m));
+    }
+    (class, slots)
+}
+
+/// Parameters accessed in a divisor.
+pub fn divisor_params(k: &Kernel) -> BTreeSet<usize> {
+    fn walk(e: &Expr, below: bool, out: &mut BTreeSet<usize>) {
+        match e {
+            Expr::Access { param, .. } if below => {
+                out.insert(*param);
+            }
+            Expr::Neg(x) | Expr::Paren(x) => walk(x, below, out),
+            Expr::Bin(op, l, r) => {
+                walk(l, below, out);
+                walk(r, below || *op == Op::Div, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&k.rhs, false, &mut out);
+    out
+}
+
+/// The variables of each tensor parameter's modes (from its first access; the output's own).
+fn param_vars(k: &Kernel) -> Vec<Option<Vec<usize>>> {
+    let mut pv: Vec<Option<Vec<usize>>> = vec![None; k.params.len()];
+    pv[k.out] = Some(k.out_vars.clone()).filter(|_| k.params[k.out].format().is_some());
+    k.rhs.visit(&mut |e| {
+        if let Expr::Access { param, vars } = e {
+            if pv[*param].is_none() {
+                pv[*param] = Some(vars.clone());
+            }
+        }
+    });
+    pv
+}
+
+fn random_value(rng: &mut Rng, vt: ValTy) -> f64 {
+    match vt {
+        ValTy::F64 => 0.5 + rng.unit(),
+        ValTy::F32 => f64::from((0.5 + rng.unit()) as f32),
+        ValTy::I64 => rng.range(1, 3) as f64,
+    }
+}
+
+/// Every coordinate of `shape`, row-major.
+pub fn coordinates(shape: &[usize]) -> Vec<Vec<usize>> {
+    let total: usize = shape.iter().product();
+    (0..total)
+        .map(|mut flat| {
+            let mut c = vec![0; shape.len()];
+            for (slot, &n) in c.iter_mut().zip(shape).rev() {
+                *slot = flat % n;
+                flat /= n;
+            }
+            c
+        })
+        .collect()
+}
+
+/// Keeps the entries (greedily, in order) that the format can hold: a singleton level holds
+/// one entry per parent position (so under a unique parent, entries must differ above it).
+///
+/// The runtime's `from_entries` also refuses two entries that share a singleton position with
+/// the same coordinate and differ only below it, so they are not generated either.
+pub fn representable(f: &Format, entries: Entries) -> Entries {
+    let n = f.order();
+    let mut taken: BTreeSet<(usize, Vec<usize>)> = BTreeSet::new();
+    let mut kept = Vec::new();
+    'entries: for (e, (coord, v)) in entries.into_iter().enumerate() {
+        let storage: Vec<usize> = (0..n).map(|l| coord[f.modes[l]]).collect();
+        let mut key: Vec<usize> = Vec::new();
+        let mut claims = Vec::new();
+        for (level, kind) in f.kinds.iter().enumerate() {
+            match kind {
+                Kind::Dense | Kind::Compressed => key.push(storage[level]),
+                Kind::CompressedNu => key = vec![usize::MAX, e],
+                Kind::Singleton | Kind::SingletonNu => {
+                    if taken.contains(&(level, key.clone())) {
+                        continue 'entries;
+                    }
+                    claims.push((level, key.clone()));
+                }
+            }
+        }
+        taken.extend(claims);
+        kept.push((coord, v));
+    }
+    kept
+}
+
+/// Storage levels that are singletons padded under a dense level (every parent position has
+/// a child even without entries), so their size cannot be 0 while the parent has positions.
+pub fn padded_singletons(f: &Format) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut padded = false;
+    for (level, kind) in f.kinds.iter().enumerate() {
+        padded = match kind {
+            Kind::Dense => true,
+            Kind::Compressed | Kind::CompressedNu => false,
+            Kind::Singleton | Kind::SingletonNu => padded,
+        };
+        if padded && kind.singleton() {
+            out.push(level);
+        }
+    }
+    out
+}
+
+/// Random entries of `shape` at `density`, representable in `f`.
+fn random_entries(rng: &mut Rng, f: &Format, shape: &[usize], density: f64, vt: ValTy) -> Entries {
+    let mut entries: Entries = Vec::new();
+    for c in coordinates(shape) {
+        if rng.chance(density) {
+            let v = random_value(rng, vt);
+            entries.push((c, v));
+        }
+    }
+    rng.shuffle(&mut entries);
+    let mut kept = representable(f, entries);
+    kept.sort_by(|a, b| a.0.cmp(&b.0));
+    kept
+}
+
+/// The cases of kernel `k`: [`CASES`] with consistent shapes, then (if some index variable
+/// binds two tensor modes) one with a perturbed mode size.
+pub fn cases(k: &Kernel) -> Vec<Case> {
+    let (class, slots) = var_classes(k);
+    let divisors = divisor_params(k);
+    let pv = param_vars(k);
+    let mut out = Vec::new();
+    let perturbable: Vec<(usize, usize)> = slots
+        .values()
+        .filter(|s| s.len() >= 2)
+        .flat_map(|s| s.iter().copied())
+        .collect();
+    let total = CASES + usize::from(!perturbable.is_empty());
+    for index in 0..total {
+        let seed = mix(k.id, index as u64 + 1);
+        let mut rng = Rng::new(seed);
+        // Sizes per class.
+        let mut size_of_class: BTreeMap<usize, usize> = BTreeMap::new();
+        for &c in &class {
+            size_of_class.entry(c).or_insert_with(|| {
+                [0, 1, 2, 3, 4, 5, 6, 7][rng.weighted(&[3, 7, 15, 15, 15, 15, 15, 15])]
+            });
+        }
+        // A singleton padded under a dense level cannot have size 0.
+        for (p, param) in k.params.iter().enumerate() {
+            if let (Some(f), Some(vars)) = (param.format(), pv[p].as_ref()) {
+                for level in padded_singletons(f) {
+                    let s = size_of_class
+                        .get_mut(&class[vars[f.modes[level]]])
+                        .expect("class");
+                    *s = (*s).max(1);
+                }
+            }
+        }
+        loop {
+            let space: usize = class.iter().map(|c| size_of_class[c].max(1)).product();
+            if space <= MAX_ITERATION_SPACE {
+                break;
+            }
+            let (&big, _) = size_of_class
+                .iter()
+                .max_by_key(|(c, s)| (**s, std::cmp::Reverse(**c)))
+                .expect("some class");
+            let s = size_of_class.get_mut(&big).expect("class");
+            *s = (*s - 1).max(1);
+            if *s == 1 && size_of_class.values().all(|&x| x <= 1) {
+                break;
+            }
+        }
+        let perturbed = if index == CASES {
+            let slot = *rng.pick(&perturbable);
+            let (_, mode) = slot;
+            let c = class[pv[slot.0].as_ref().expect("a bound tensor")[mode]];
+            let s = size_of_class.get_mut(&c).expect("class");
+            *s = (*s).max(1);
+            Some(slot)
+        } else {
+            None
+        };
+        let var_sizes: Vec<usize> = class.iter().map(|c| size_of_class[c]).collect();
+        let mut case = Case {
+            index,
+            seed,
+            var_sizes: var_sizes.clone(),
+            densities: vec![0.0; k.params.len()],
+            shapes: vec![Vec::new(); k.params.len()],
+            entries: vec![Vec::new(); k.params.len()],
+            scalars: vec![0.0; k.params.len()],
+            perturbed,
+        };
+        for (p, param) in k.params.iter().enumerate() {
+            match &param.kind {
+                ParamKind::ScalarIn | ParamKind::ScalarOut => {
+                    case.scalars[p] = random_value(&mut rng, k.vt);
+                }
+                ParamKind::Input(f) | ParamKind::Output(f) => {
+                    let mut shape: Vec<usize> = pv[p]
+                        .as_ref()
+                        .map(|vars| vars.iter().map(|&v| var_sizes[v]).collect())
+                        .unwrap_or_else(|| vec![1; f.order()]);
+                    if let Some((pp, m)) = perturbed {
+                        if pp == p {
+                            shape[m] += 1;
+                        }
+                    }
+                    let density = if p == k.out {
+                        if f.all_dense() {
+                            1.0
+                        } else {
+                            0.4
+                        }
+                    } else if divisors.contains(&p) {
+                        1.0
+                    } else {
+                        let w: Vec<u32> = DENSITIES.iter().map(|d| d.1).collect();
+                        DENSITIES[rng.weighted(&w)].0
+                    };
+                    if p != k.out {
+                        case.densities[p] = density;
+                    }
+                    case.entries[p] = random_entries(&mut rng, f, &shape, density, k.vt);
+                    case.shapes[p] = shape;
+                }
+            }
+        }
+        out.push(case);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Spelling;
+
+    fn fmt(kinds: Vec<Kind>, modes: Vec<usize>) -> Format {
+        let n = kinds.len();
+        Format {
+            kinds,
+            index: vec![crate::format::IndexTy::U32; n],
+            modes,
+            spelling: Spelling::Alias {
+                name: "",
+                index: None,
+            },
+        }
+    }
+
+    #[test]
+    fn singleton_under_unique_parent_holds_one_entry_per_parent() {
+        let f = fmt(vec![Kind::Dense, Kind::Singleton], vec![0, 1]);
+        let e = vec![
+            (vec![0, 1], 1.0),
+            (vec![0, 2], 2.0),
+            (vec![1, 0], 3.0),
+            (vec![0, 1], 4.0),
+        ];
+        let kept = representable(&f, e);
+        assert_eq!(kept, vec![(vec![0, 1], 1.0), (vec![1, 0], 3.0)]);
+        let coo = fmt(vec![Kind::CompressedNu, Kind::Singleton], vec![0, 1]);
+        let e = vec![(vec![0, 1], 1.0), (vec![0, 2], 2.0)];
+        assert_eq!(representable(&coo, e.clone()).len(), 2);
+        // Storage order decides: with modes [1, 0] the singleton holds mode 0.
+        let t = fmt(vec![Kind::Dense, Kind::Singleton], vec![1, 0]);
+        let e = vec![(vec![0, 1], 1.0), (vec![1, 1], 2.0), (vec![1, 0], 3.0)];
+        assert_eq!(representable(&t, e).len(), 2);
+    }
+
+    #[test]
+    fn cases_unify_sizes_and_perturb_a_shared_mode() {
+        for seed in 0..300 {
+            let k = crate::generate::generate(seed);
+            let cs = cases(&k);
+            assert!(cs.len() >= CASES);
+            for c in &cs {
+                let pv = param_vars(&k);
+                for (p, vars) in pv.iter().enumerate() {
+                    let Some(vars) = vars else { continue };
+                    for (m, &v) in vars.iter().enumerate() {
+                        let bump = usize::from(c.perturbed == Some((p, m)));
+                        assert_eq!(c.shapes[p][m], c.var_sizes[v] + bump, "seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! Tensor formats as the tester sees them: a level kind and index type per storage level, a
+//! mode order, and how the type is spelled in the kernel signature.
+
+use crate::rng::Rng;
+
+/// A level kind of `sparse_runtime`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `Dense`: full, supports locate.
+    Dense,
+    /// `Compressed<I>`.
+    Compressed,
+    /// `CompressedNonUnique<I>`.
+    CompressedNu,
+    /// `Singleton<I>`.
+    Singleton,
+    /// `SingletonNonUnique<I>`.
+    SingletonNu,
+}
+
+impl Kind {
+    /// The runtime's type name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Dense => "Dense",
+            Kind::Compressed => "Compressed",
+            Kind::CompressedNu => "CompressedNonUnique",
+            Kind::Singleton => "Singleton",
+            Kind::SingletonNu => "SingletonNonUnique",
+        }
+    }
+
+    /// Siblings never repeat a coordinate.
+    pub fn unique(self) -> bool {
+        !matches!(self, Kind::CompressedNu | Kind::SingletonNu)
+    }
+
+    /// One child per parent position.
+    pub fn singleton(self) -> bool {
+        matches!(self, Kind::Singleton | Kind::SingletonNu)
+    }
+
+    /// Supports random access by coordinate.
+    pub fn locate(self) -> bool {
+        self == Kind::Dense
+    }
+}
+
+/// The index type of a non-dense level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexTy {
+    /// `u32` (the default).
+    U32,
+    /// `u64`.
+    U64,
+    /// `usize`.
+    Usize,
+}
+
+impl IndexTy {
+    /// The Rust type name.
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexTy::U32 => "u32",
+            IndexTy::U64 => "u64",
+            IndexTy::Usize => "usize",
+        }
+    }
+
+    fn random(rng: &mut Rng) -> IndexTy {
+        [IndexTy::U32, IndexTy::U64, IndexTy::Usize][rng.weighted(&[6, 2, 2])]
+    }
+}
+
+/// How the mode order of an explicit `Tensor<..>` type is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModesSpelling {
+    /// Not written (identity).
+    Omitted,
+    /// `Identity`.
+    Identity,
+    /// `Modes<..>`.
+    Modes,
+}
+
+/// How a format's type is written in the signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// A format alias (`Csr<V>`, `Csr<V, u64>`, `Dense2<V>`).
+    Alias {
+        /// The alias name.
+        name: &'static str,
+        /// The explicit index type argument, if written.
+        index: Option<IndexTy>,
+    },
+    /// `Tensor<V, (levels..), order>`.
+    Explicit {
+        /// Per level: whether the index type argument is written (`Compressed<u32>`).
+        index_written: Vec<bool>,
+        /// How the mode order is written.
+        modes: ModesSpelling,
+    },
+}
+
+/// A tensor format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Format {
+    /// Level kinds, outermost first.
+    pub kinds: Vec<Kind>,
+    /// Index type per level (ignored for dense levels).
+    pub index: Vec<IndexTy>,
+    /// `modes[k]`: the logical mode stored at storage level `k`.
+    pub modes: Vec<usize>,
+    /// The written form.
+    pub spelling: Spelling,
+}
+
+/// The format aliases of `sparse_runtime`: name, levels, mode order.
+pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
+    ("Dense1", &[Kind::Dense], &[0]),
+    ("Dense2", &[Kind::Dense, Kind::Dense], &[0, 1]),
+    (
+        "Dense3",
+        &[Kind::Dense, Kind::Dense, Kind::Dense],
+        &[0, 1, 2],
+    ),
+    ("SparseVec", &[Kind::Compressed], &[0]),
+    ("Csr", &[Kind::Dense, Kind::Compressed], &[0, 1]),
+    ("Csc", &[Kind::Dense, Kind::Compressed], &[1, 0]),
+    ("Dcsr", &[Kind::Compressed, Kind::Compressed], &[0, 1]),
+    ("Coo", &[Kind::CompressedNu, Kind::Singleton], &[0, 1]),
+    (
+        "Csf3",
+        &[Kind::Compressed, Kind::Compressed, Kind::Compressed],
+        &[0, 1, 2],
+    ),
+    (
+        "Coo3",
+        &[Kind::CompressedNu, Kind::SingletonNu, Kind::Singleton],
+        &[0, 1, 2],
+    ),
+];
+
+impl Format {
+    /// The alias `name` (one of [`ALIASES`]) with index type `index` (`None`: not written).
+    pub fn alias(name: &str, index: Option<IndexTy>) -> Format {
+        let &(name, kinds, modes) = ALIASES
+            .iter()
+            .find(|a| a.0 == name)
+            .unwrap_or_else(|| panic!("unknown alias {name}"));
+        let dense_alias = kinds.iter().all(|&k| k == Kind::Dense);
+        let index = if dense_alias { None } else { index };
+        Format {
+            kinds: kinds.to_vec(),
+            index: vec![index.unwrap_or(IndexTy::U32); kinds.len()],
+            modes: modes.to_vec(),
+            spelling: Spelling::Alias { name, index },
+        }
+    }
+
+    /// An explicit `Tensor<..>` format of the given levels and mode order, spelled randomly.
+    pub fn explicit(rng: &mut Rng, kinds: Vec<Kind>, modes: Vec<usize>) -> Format {
+        let n = kinds.len();
+        let uniform = rng.chance(0.7);
+        let first = IndexTy::random(rng);
+        let index: Vec<IndexTy> = (0..n)
+            .map(|_| if uniform { first } else { IndexTy::random(rng) })
+            .collect();
+        let index_written = index
+            .iter()
+            .map(|&i| i != IndexTy::U32 || rng.chance(0.2))
+            .collect();
+        let identity = modes.iter().enumerate().all(|(k, &m)| k == m);
+        let modes_spelling = if !identity {
+            ModesSpelling::Modes
+        } else {
+            [
+                ModesSpelling::Omitted,
+                ModesSpelling::Identity,
+                ModesSpelling::Modes,
+            ][rng.weighted(&[6, 2, 2])]
+        };
+        Format {
+            kinds,
+            index,
+            modes,
+            spelling: Spelling::Explicit {
+                index_written,
+                modes: modes_spelling,
+            },
+        }
+    }
+
+    /// Number of modes.
+    pub fn order(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Every level is `Dense`.
+    pub fn all_dense(&self) -> bool {
+        self.kinds.iter().all(|&k| k == Kind::Dense)
+    }
+
+    /// A valid format: the first level is not a singleton, a non-unique level is followed by a
+    /// singleton level, the last level is unique.
+    pub fn is_valid(&self) -> bool {
+        let k = &self.kinds;
+        !k.is_empty()
+            && !k[0].singleton()
+            && k.windows(2).all(|w| w[0].unique() || w[1].singleton())
+            && k[k.len() - 1].unique()
+    }
+
+    /// An output of this format can be assembled: a prefix of `Dense` levels, then one or more
+    /// groups `Compressed` or `CompressedNonUnique, SingletonNonUnique*, Singleton`.
+    pub fn assemblable(&self) -> bool {
+        let k = &self.kinds;
+        let mut at = k.iter().take_while(|&&x| x == Kind::Dense).count();
+        if at == k.len() {
+            return false; // all dense: not a sparse output at all
+        }
+        while at < k.len() {
+            match k[at] {
+                Kind::Compressed => at += 1,
+                Kind::CompressedNu => {
+                    at += 1;
+                    while at < k.len() && k[at] == Kind::SingletonNu {
+                        at += 1;
+                    }
+                    if at == k.len() || k[at] != Kind::Singleton {
+                        return false;
+                    }
+                    at += 1;
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// The Rust type for value type `v`.
+    pub fn rust_type(&self, v: &str) -> String {
+        match &self.spelling {
+            Spelling::Alias { name, index } => match index {
+                Some(i) => format!("{name}<{v}, {}>", i.name()),
+                None => format!("{name}<{v}>"),
+            },
+            Spelling::Explicit {
+                index_written,
+                modes,
+            } => {
+                let levels: Vec<String> = self
+                    .kinds
+                    .iter()
+                    .zip(&self.index)
+                    .zip(index_written)
+                    .map(|((&kind, &i), &written)| {
+                        if kind == Kind::Dense || !written {
+                            kind.name().to_string()
+                        } else {
+                            format!("{}<{}>", kind.name(), i.name())
+                        }
+                    })
+                    .collect();
+                let tuple = if levels.len() == 1 {
+                    format!("({},)", levels[0])
+                } else {
+                    format!("({})", levels.join(", "))
+                };
+                match modes {
+                    ModesSpelling::Omitted => format!("Tensor<{v}, {tuple}>"),
+                    ModesSpelling::Identity => format!("Tensor<{v}, {tuple}, Identity>"),
+                    ModesSpelling::Modes => {
+                        let m: Vec<String> = self.modes.iter().map(|m| m.to_string()).collect();
+                        format!("Tensor<{v}, {tuple}, Modes<{}>>", m.join(", "))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A canonical description (levels with index types, then the mode order).
+    pub fn describe(&self) -> String {
+        let levels: Vec<String> = self
+            .kinds
+            .iter()
+            .zip(&self.index)
+            .map(|(&k, &i)| {
+                if k == Kind::Dense {
+                    k.name().to_string()
+                } else {
+                    format!("{}<{}>", k.name(), i.name())
+                }
+            })
+            .collect();
+        format!("({}) modes {:?}", levels.join(", "), self.modes)
+    }
+}
+
+/// A random permutation of `0..n`, the identity with probability `p_identity`.
+pub fn random_modes(rng: &mut Rng, n: usize, p_identity: f64) -> Vec<usize> {
+    let mut m: Vec<usize> = (0..n).collect();
+    if !rng.chance(p_identity) {
+        rng.shuffle(&mut m);
+    }
+    m
+}
+
+/// Random valid level kinds for `n` levels.
+pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
+    let mut kinds: Vec<Kind> = Vec::with_capacity(n);
+    for k in 0..n {
+        let last = k + 1 == n;
+        let kind = match kinds.last() {
+            None if last => [Kind::Dense, Kind::Compressed][rng.below(2)],
+            None => [Kind::Dense, Kind::Compressed, Kind::CompressedNu][rng.weighted(&[4, 4, 2])],
+            Some(prev) if !prev.unique() => {
+                if last || rng.chance(0.6) {
+                    Kind::Singleton
+                } else {
+                    Kind::SingletonNu
+                }
+            }
+            Some(_) if last => {
+                [Kind::Dense, Kind::Compressed, Kind::Singleton][rng.weighted(&[4, 4, 1])]
+            }
+            Some(_) => [
+                Kind::Dense,
+                Kind::Compressed,
+                Kind::CompressedNu,
+                Kind::Singleton,
+                Kind::SingletonNu,
+            ][rng.weighted(&[6, 6, 2, 1, 1])],
+        };
+        kinds.push(kind);
+    }
+    kinds
+}
+
+/// Random level kinds for `n` levels that an output can be assembled into.
+pub fn random_assemblable_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
+    let dense = rng.below(n);
+    let mut kinds = vec![Kind::Dense; dense];
+    while kinds.len() < n {
+        let room = n - kinds.len();
+        if room >= 2 && rng.chance(0.3) {
+            let len = rng.range(2, room);
+            kinds.push(Kind::CompressedNu);
+            kinds.extend(std::iter::repeat_n(Kind::SingletonNu, len - 2));
+            kinds.push(Kind::Singleton);
+        } else {
+            kinds.push(Kind::Compressed);
+        }
+    }
+    kinds
+}
+
+/// Random valid level kinds for `n` levels that an output cannot be assembled into.
+pub fn random_unassemblable_kinds(rng: &mut Rng, n: usize) -> Option<Vec<Kind>> {
+    (0..50).map(|_| random_valid_kinds(rng, n)).find(|k| {
+        let f = Format {
+            kinds: k.clone(),
+            index: vec![IndexTy::U32; n],
+            modes: (0..n).collect(),
+            spelling: Spelling::Alias {
+                name: "",
+                index: None,
+            },
+        };
+        !f.all_dense() && !f.assemblable()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(f: &str) -> Vec<Kind> {
+        f.split(',')
+            .map(|s| match s.trim() {
+                "D" => Kind::Dense,
+                "C" => Kind::Compressed,
+                "CN" => Kind::CompressedNu,
+                "S" => Kind::Singleton,
+                "SN" => Kind::SingletonNu,
+                other => panic!("{other}"),
+            })
+            .collect()
+    }
+
+    fn fmt(f: &str) -> Format {
+        let k = kinds(f);
+        let n = k.len();
+        Format::explicit(&mut Rng::new(0), k, (0..n).collect())
+    }
+
+    #[test]
+    fn assemblable_outputs_follow_the_rule() {
+        for ok in [
+            "C", "D,C", "C,C", "C,C,C", "CN,S", "CN,SN,S", "D,CN,S", "CN,S,C",
+        ] {
+            assert!(fmt(ok).assemblable(), "{ok}");
+        }
+        for bad in ["D", "D,D", "D,S", "C,D", "C,S", "D,SN,S", "CN,S,D"] {
+            assert!(!fmt(bad).assemblable(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn random_kinds_are_valid() {
+        let mut rng = Rng::new(3);
+        for n in 1..=4 {
+            for _ in 0..500 {
+                let kinds = random_valid_kinds(&mut rng, n);
+                let f = Format::explicit(&mut rng, kinds, (0..n).collect());
+                assert!(f.is_valid(), "{f:?}");
+                let kinds = random_assemblable_kinds(&mut rng, n);
+                let a = Format::explicit(&mut rng, kinds, (0..n).collect());
+                assert!(a.is_valid() && a.assemblable(), "{a:?}");
+            }
+        }
+        assert!(!fmt("D,S").is_valid() || fmt("D,S").kinds[1].singleton());
+        assert!(!fmt("S,C").is_valid());
+        assert!(!fmt("CN,C").is_valid());
+        assert!(!fmt("C,CN").is_valid());
+    }
+
+    #[test]
+    fn types_are_spelled() {
+        assert_eq!(Format::alias("Csr", None).rust_type("f64"), "Csr<f64>");
+        assert_eq!(
+            Format::alias("Coo3", Some(IndexTy::U64)).rust_type("f32"),
+            "Coo3<f32, u64>"
+        );
+        assert_eq!(
+            Format::alias("Dense2", Some(IndexTy::U64)).rust_type("i64"),
+            "Dense2<i64>"
+        );
+        let f = Format {
+            kinds: kinds("D,C"),
+            index: vec![IndexTy::U32, IndexTy::U64],
+            modes: vec![1, 0],
+            spelling: Spelling::Explicit {
+                index_written: vec![false, true],
+                modes: ModesSpelling::Modes,
+            },
+        };
+        assert_eq!(
+            f.rust_type("f64"),
+            "Tensor<f64, (Dense, Compressed<u64>), Modes<1, 0>>"
+        );
+    }
+}

@@ -1,0 +1,774 @@
+//! Random kernels from a seed.
+//!
+//! Most weight goes to what users write (SpMV, SpMM, element-wise, TTV, TTM, MTTKRP, dot
+//! products, residuals), decorated with scalars, literals, negation, extra terms and dense
+//! divisors; the rest are random expression trees. Formats are drawn per operand (aliases and
+//! random valid level compositions with random mode orders); a kernel that hits the `order`
+//! limitation is usually re-drawn, so most generated kernels are accepted, while each
+//! limitation still shows up at a small rate.
+
+use crate::format::{
+    random_assemblable_kinds, random_modes, random_unassemblable_kinds, random_valid_kinds, Format,
+    IndexTy, ALIASES,
+};
+use crate::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
+use crate::rng::Rng;
+use crate::semantics::{limitations, Limitation};
+
+/// Most non-dense operands in one statement (known defect: wide sums blow up expansion time and
+/// memory). Raise it when the compiler handles wider sums.
+pub const MAX_SPARSE_OPERANDS: usize = 6;
+
+/// Most index variables in one kernel.
+pub const MAX_VARS: usize = 5;
+
+/// Most tensor modes (and levels).
+pub const MAX_ORDER: usize = 4;
+
+/// Deepest right side (operators nested).
+pub const MAX_DEPTH: usize = 4;
+
+/// Probability that a kernel uses names that look like the compiler's generated locals.
+pub const P_TRICKY_NAMES: f64 = 0.12;
+
+/// Probability that a kernel spells one of its names as a raw identifier.
+pub const P_RAW_NAMES: f64 = 0.02;
+
+/// Probabilities of deliberately hitting a limitation.
+pub const P_SPARSE_ACCUMULATE: f64 = 0.02;
+/// See [`P_SPARSE_ACCUMULATE`].
+pub const P_SPARSE_DIVISOR: f64 = 0.15;
+/// See [`P_SPARSE_ACCUMULATE`].
+pub const P_BAD_OUTPUT_FORMAT: f64 = 0.03;
+/// Probability that a kernel without a loop order is kept rather than re-drawn.
+pub const P_KEEP_NO_ORDER: f64 = 0.12;
+
+const PLAIN_TENSORS: &[&str] = &["a", "b", "c", "d", "x", "y", "z", "w", "v", "u", "f", "g"];
+const UPPER_TENSORS: &[&str] = &["A", "B", "C", "D", "M"];
+const PLAIN_VARS: &[&str] = &["i", "j", "k", "l", "m", "n"];
+const SCALARS: &[&str] = &["alpha", "beta", "s", "gamma", "h"];
+const SCALAR_OUTS: &[&str] = &["out", "acc", "s", "r", "dot"];
+const RAW: &[&str] = &["r#i", "r#y", "r#type", "r#in", "r#match", "r#a"];
+const KEYWORDS: &[&str] = &[
+    "type", "in", "match", "fn", "let", "for", "loop", "self", "mod",
+];
+
+/// Generates the kernel of `seed`.
+pub fn generate(seed: u64) -> Kernel {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        params: Vec::new(),
+        orders: Vec::new(),
+        divisor: Vec::new(),
+        n_vars: 0,
+        vt: ValTy::F64,
+    };
+    g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
+    let (template, out_order_hint, rhs) = g.template();
+    let rhs = g.decorate(rhs);
+    g.finish(seed, template, out_order_hint, rhs)
+}
+
+/// Generator state while building one kernel.
+struct Gen {
+    rng: Rng,
+    vt: ValTy,
+    /// Tensor and scalar input parameters (formats are placeholders until `finish`).
+    params: Vec<Param>,
+    /// Order of each tensor parameter (0 for scalars).
+    orders: Vec<usize>,
+    /// Whether the parameter is accessed in a divisor.
+    divisor: Vec<bool>,
+    n_vars: usize,
+}
+
+impl Gen {
+    fn tensor(&mut self, order: usize) -> usize {
+        self.params.push(Param {
+            name: String::new(),
+            kind: ParamKind::Input(Format::alias("Dense1", None)),
+        });
+        self.orders.push(order);
+        self.divisor.push(false);
+        self.params.len() - 1
+    }
+
+    fn scalar_param(&mut self) -> usize {
+        self.params.push(Param {
+            name: String::new(),
+            kind: ParamKind::ScalarIn,
+        });
+        self.orders.push(0);
+        self.divisor.push(false);
+        self.params.len() - 1
+    }
+
+    fn var(&mut self, v: usize) -> usize {
+        self.n_vars = self.n_vars.max(v + 1);
+        v
+    }
+
+    fn acc(&mut self, t: usize, vars: &[usize]) -> Expr {
+        for &v in vars {
+            self.var(v);
+        }
+        Expr::Access {
+            param: t,
+            vars: vars.to_vec(),
+        }
+    }
+
+    fn new_acc(&mut self, vars: &[usize]) -> Expr {
+        let t = self.tensor(vars.len());
+        self.acc(t, vars)
+    }
+
+    fn literal(&mut self, positive: bool) -> Expr {
+        if self.vt.is_float() {
+            let values: [f64; 8] = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 0.25, 0.0];
+            let n = if positive { 7 } else { 8 };
+            let value = values[self.rng.below(n)];
+            let suffix = self.vt.name();
+            let text = match self.rng.weighted(&[10, 2, 2, 2]) {
+                0 => format!("{value:?}"),
+                1 => format!("{value:?}{suffix}"),
+                2 => format!("{value:?}_{suffix}"),
+                _ if value.fract() == 0.0 => format!("{}", value as i64),
+                _ => format!("{value:?}"),
+            };
+            Expr::Lit { text, value }
+        } else {
+            let value = if positive {
+                self.rng.range(1, 3)
+            } else {
+                self.rng.range(0, 3)
+            };
+            Expr::Lit {
+                text: value.to_string(),
+                value: value as f64,
+            }
+        }
+    }
+
+    /// Distinct random variables.
+    fn some_vars(&mut self, n: usize, pool: usize) -> Vec<usize> {
+        let mut all: Vec<usize> = (0..pool).collect();
+        self.rng.shuffle(&mut all);
+        all.truncate(n);
+        for &v in &all {
+            self.var(v);
+        }
+        all
+    }
+
+    /// A base statement shape: (name, output order hint, right side).
+    fn template(&mut self) -> (&'static str, Option<usize>, Expr) {
+        let (i, j, k, l) = (0, 1, 2, 3);
+        let which = self.rng.weighted(&[14, 9, 14, 7, 4, 5, 8, 4, 5, 6, 3, 21]);
+        match which {
+            0 => {
+                let a = self.new_acc(&[i, j]);
+                let x = self.new_acc(&[j]);
+                ("spmv", Some(1), Expr::bin(Op::Mul, a, x))
+            }
+            1 => {
+                let a = self.new_acc(&[i, j]);
+                let b = self.new_acc(&[j, k]);
+                ("spmm", Some(2), Expr::bin(Op::Mul, a, b))
+            }
+            2 => {
+                let order = self.rng.range(1, 3);
+                let base: Vec<usize> = (0..order).collect();
+                let operands = self.rng.range(2, 3);
+                let mut e = self.new_acc(&base);
+                for _ in 1..operands {
+                    let mut vars = base.clone();
+                    if self.rng.chance(0.2) {
+                        self.rng.shuffle(&mut vars);
+                    }
+                    let b = self.new_acc(&vars);
+                    let op = [Op::Add, Op::Sub, Op::Mul][self.rng.weighted(&[5, 2, 4])];
+                    e = Expr::bin(op, e, b);
+                }
+                ("elementwise", Some(order), e)
+            }
+            3 => {
+                let b = self.new_acc(&[i, j, k]);
+                let c = self.new_acc(&[k]);
+                ("ttv", Some(2), Expr::bin(Op::Mul, b, c))
+            }
+            4 => {
+                let b = self.new_acc(&[i, j, l]);
+                let c = self.new_acc(&[k, l]);
+                ("ttm", Some(3), Expr::bin(Op::Mul, b, c))
+            }
+            5 => {
+                // A(i,j) = B(i,k,l) * C(k,j) * D(l,j)
+                let b = self.new_acc(&[i, k, l]);
+                let c = self.new_acc(&[k, j]);
+                let d = self.new_acc(&[l, j]);
+                (
+                    "mttkrp",
+                    Some(2),
+                    Expr::bin(Op::Mul, Expr::bin(Op::Mul, b, c), d),
+                )
+            }
+            6 => {
+                let e = match self.rng.below(3) {
+                    0 => {
+                        let x = self.new_acc(&[i]);
+                        let y = self.new_acc(&[i]);
+                        Expr::bin(Op::Mul, x, y)
+                    }
+                    1 => {
+                        let x = self.new_acc(&[i]);
+                        let a = self.new_acc(&[i, j]);
+                        let y = self.new_acc(&[j]);
+                        Expr::bin(Op::Mul, Expr::bin(Op::Mul, x, a), y)
+                    }
+                    _ => {
+                        let a = self.new_acc(&[i, j]);
+                        let b = self.new_acc(&[i, j]);
+                        Expr::bin(Op::Mul, a, b)
+                    }
+                };
+                ("dot", Some(0), e)
+            }
+            7 => {
+                let x = self.new_acc(&[i]);
+                let y = self.new_acc(&[j]);
+                ("outer", Some(2), Expr::bin(Op::Mul, x, y))
+            }
+            8 => {
+                // The same tensor twice, possibly transposed.
+                let e = if self.rng.chance(0.5) {
+                    let b = self.tensor(2);
+                    let x = self.acc(b, &[i, j]);
+                    let y = self.acc(b, &[j, i]);
+                    Expr::bin(Op::Mul, x, y)
+                } else {
+                    let a = self.tensor(1);
+                    let x = self.acc(a, &[i]);
+                    let y = self.acc(a, &[i]);
+                    let z = self.new_acc(&[i]);
+                    Expr::bin(Op::Add, Expr::bin(Op::Mul, x, y), z)
+                };
+                ("self", None, e)
+            }
+            9 => {
+                // y(i) = b(i) - A(i,j) * x(j)
+                let b = self.new_acc(&[i]);
+                let a = self.new_acc(&[i, j]);
+                let x = self.new_acc(&[j]);
+                let op = if self.rng.chance(0.7) {
+                    Op::Sub
+                } else {
+                    Op::Add
+                };
+                (
+                    "residual",
+                    Some(1),
+                    Expr::bin(op, b, Expr::bin(Op::Mul, a, x)),
+                )
+            }
+            10 => {
+                // An order-4 operand.
+                let a = self.new_acc(&[i, j, k, l]);
+                let b = self.new_acc(&[k, l]);
+                ("order4", Some(2), Expr::bin(Op::Mul, a, b))
+            }
+            _ => {
+                let nv = self.rng.range(1, MAX_VARS);
+                self.n_vars = nv;
+                let depth = self.rng.range(1, 3);
+                let mut e = self.random_tree(depth, nv);
+                if e.vars().is_empty() {
+                    let vars = self.some_vars(1, nv);
+                    let t = self.new_acc(&vars);
+                    e = Expr::bin(Op::Mul, e, t);
+                }
+                ("random", None, e)
+            }
+        }
+    }
+
+    /// A random expression tree over variables `0..nv`.
+    fn random_tree(&mut self, depth: usize, nv: usize) -> Expr {
+        if depth == 0 || self.rng.chance(0.25) {
+            return self.random_leaf(nv);
+        }
+        match self.rng.weighted(&[25, 14, 40, 8, 7, 6]) {
+            0..=2 => {
+                let op = [Op::Add, Op::Sub, Op::Mul][self.rng.weighted(&[25, 14, 40])];
+                let l = self.random_tree(depth - 1, nv);
+                let r = self.random_tree(depth - 1, nv);
+                Expr::bin(op, l, r)
+            }
+            3 => {
+                let l = self.random_tree(depth - 1, nv);
+                let d = self.divisor(nv, 1);
+                Expr::bin(Op::Div, l, d)
+            }
+            4 => Expr::negate(self.random_tree(depth - 1, nv)),
+            _ => Expr::paren(self.random_tree(depth - 1, nv)),
+        }
+    }
+
+    fn random_leaf(&mut self, nv: usize) -> Expr {
+        match self.rng.weighted(&[80, 8, 12]) {
+            0 => {
+                let reusable: Vec<usize> = (0..self.params.len())
+                    .filter(|&p| self.orders[p] > 0 && self.orders[p] <= nv)
+                    .collect();
+                if !reusable.is_empty() && self.rng.chance(0.2) {
+                    let t = *self.rng.pick(&reusable);
+                    let vars = self.some_vars(self.orders[t], nv);
+                    self.acc(t, &vars)
+                } else {
+                    let order = self.rng.range(1, nv.min(MAX_ORDER));
+                    let vars = self.some_vars(order, nv);
+                    self.new_acc(&vars)
+                }
+            }
+            1 => {
+                let s = self.scalar_param();
+                Expr::Scalar { param: s }
+            }
+            _ => self.literal(false),
+        }
+    }
+
+    /// A divisor: accesses of (later all-dense) tensors, positive literals and scalars,
+    /// combined with `+` and `*`.
+    fn divisor(&mut self, nv: usize, depth: usize) -> Expr {
+        if depth > 0 && self.rng.chance(0.3) {
+            let op = if self.rng.chance(0.5) {
+                Op::Add
+            } else {
+                Op::Mul
+            };
+            let l = self.divisor(nv, depth - 1);
+            let r = self.divisor(nv, depth - 1);
+            return Expr::bin(op, l, r);
+        }
+        match self.rng.weighted(&[6, 2, 2]) {
+            0 => {
+                let order = self.rng.range(1, nv.clamp(1, 2));
+                let vars = self.some_vars(order, nv.max(1));
+                let t = self.tensor(order);
+                self.divisor[t] = true;
+                self.acc(t, &vars)
+            }
+            1 => {
+                let s = self.scalar_param();
+                Expr::Scalar { param: s }
+            }
+            _ => self.literal(true),
+        }
+    }
+
+    /// Wraps the template in scalars, literals, negation, extra terms, divisors, parentheses.
+    fn decorate(&mut self, mut e: Expr) -> Expr {
+        let nv = self.n_vars.max(1);
+        for _ in 0..self.rng.below(3) {
+            if e.depth() >= MAX_DEPTH {
+                break;
+            }
+            e = match self.rng.weighted(&[20, 8, 14, 6, 6, 10, 4, 6]) {
+                0 => {
+                    let s = Expr::Scalar {
+                        param: self.scalar_param(),
+                    };
+                    if self.rng.chance(0.6) {
+                        Expr::bin(Op::Mul, s, e)
+                    } else {
+                        Expr::bin(Op::Mul, e, s)
+                    }
+                }
+                1 => {
+                    let lit = self.literal(false);
+                    Expr::bin(Op::Mul, lit, e)
+                }
+                2 => {
+                    let n = self.rng.range(1, nv.min(3));
+                    let vars = self.some_vars(n, nv);
+                    let t = self.new_acc(&vars);
+                    let op = if self.rng.chance(0.7) {
+                        Op::Add
+                    } else {
+                        Op::Sub
+                    };
+                    if self.rng.chance(0.5) {
+                        Expr::bin(op, e, t)
+                    } else {
+                        Expr::bin(op, t, e)
+                    }
+                }
+                3 => {
+                    let lit = self.literal(false);
+                    Expr::bin(Op::Add, e, lit)
+                }
+                4 => Expr::negate(e),
+                5 => {
+                    let d = self.divisor(nv, 1);
+                    let e = if matches!(e, Expr::Bin(Op::Add | Op::Sub, ..)) || self.rng.chance(0.3)
+                    {
+                        Expr::paren(e)
+                    } else {
+                        e
+                    };
+                    Expr::bin(Op::Div, e, d)
+                }
+                6 => Expr::paren(e),
+                _ => {
+                    // A dense operand inside a parenthesised sum times another operand.
+                    let n = self.rng.range(1, nv.min(2));
+                    let vars = self.some_vars(n, nv);
+                    let t = self.new_acc(&vars);
+                    let n2 = self.rng.range(1, nv.min(2));
+                    let vars2 = self.some_vars(n2, nv);
+                    let u = self.new_acc(&vars2);
+                    Expr::bin(Op::Mul, Expr::paren(Expr::bin(Op::Add, e, t)), u)
+                }
+            };
+        }
+        e
+    }
+
+    /// Chooses the output, names, formats and the statement's details.
+    fn finish(
+        mut self,
+        seed: u64,
+        template: &'static str,
+        out_order_hint: Option<usize>,
+        rhs: Expr,
+    ) -> Kernel {
+        // Output variables: a subset of the used ones.
+        let used: Vec<usize> = rhs.vars().into_iter().collect();
+        let want = match out_order_hint {
+            Some(o) if self.rng.chance(0.85) => o,
+            _ => self.rng.below(4),
+        };
+        let out_order = want.min(used.len()).min(3);
+        let mut out_vars = if out_order_hint.is_some() && want == out_order {
+            // Templates list output variables first.
+            (0..out_order)
+                .filter(|v| used.contains(v))
+                .collect::<Vec<_>>()
+        } else {
+            Vec::new()
+        };
+        if out_vars.len() != out_order {
+            let mut pool = used.clone();
+            self.rng.shuffle(&mut pool);
+            pool.truncate(out_order);
+            out_vars = pool;
+        }
+        if out_order > 1 && self.rng.chance(0.15) {
+            self.rng.shuffle(&mut out_vars);
+        }
+        // Renumber variables densely.
+        let n_vars = self
+            .n_vars
+            .max(used.iter().map(|v| v + 1).max().unwrap_or(0));
+
+        // The output parameter.
+        let out_kind = if out_order == 0 {
+            ParamKind::ScalarOut
+        } else {
+            ParamKind::Output(Format::alias("Dense1", None))
+        };
+        let out_param = Param {
+            name: String::new(),
+            kind: out_kind,
+        };
+        let mut params = std::mem::take(&mut self.params);
+        let mut orders = std::mem::take(&mut self.orders);
+        let mut divisor = std::mem::take(&mut self.divisor);
+        let out_pos = if self.rng.chance(0.75) {
+            0
+        } else {
+            self.rng.below(params.len() + 1)
+        };
+        params.insert(out_pos, out_param);
+        orders.insert(out_pos, out_order);
+        divisor.insert(out_pos, false);
+        let rhs = shift_params(rhs, out_pos);
+
+        let mut k = Kernel {
+            id: seed,
+            template,
+            vt: self.vt,
+            params,
+            out: out_pos,
+            out_vars,
+            accumulate: false,
+            rhs,
+            var_names: vec![String::new(); n_vars],
+            semicolon: self.rng.chance(0.5),
+        };
+        self.name(&mut k);
+        self.assign_formats(&mut k, &orders, &divisor);
+        k
+    }
+
+    fn name(&mut self, k: &mut Kernel) {
+        let tricky = self.rng.chance(P_TRICKY_NAMES);
+        let raw = self.rng.chance(P_RAW_NAMES);
+        let upper = self.rng.chance(0.1);
+        let mut taken: Vec<String> = Vec::new();
+        let key = |s: &str| s.trim_start_matches("r#").to_string();
+        // Tensors and scalars first (tricky variable names refer to them).
+        let order: Vec<usize> = (0..k.params.len()).collect();
+        for p in order {
+            let pool: Vec<String> = match k.params[p].kind {
+                ParamKind::ScalarIn => SCALARS.iter().map(|s| s.to_string()).collect(),
+                ParamKind::ScalarOut => SCALAR_OUTS.iter().map(|s| s.to_string()).collect(),
+                _ if upper => UPPER_TENSORS
+                    .iter()
+                    .chain(PLAIN_TENSORS)
+                    .map(|s| s.to_string())
+                    .collect(),
+                _ => PLAIN_TENSORS.iter().map(|s| s.to_string()).collect(),
+            };
+            let mut name = None;
+            if tricky && !taken.is_empty() && self.rng.chance(0.4) {
+                let c = self.tricky_name(&taken);
+                if !taken.iter().any(|t| key(t) == key(&c)) {
+                    name = Some(c);
+                }
+            }
+            let name = name.unwrap_or_else(|| {
+                let free: Vec<&String> = pool
+                    .iter()
+                    .filter(|c| !taken.iter().any(|t| key(t) == key(c)))
+                    .collect();
+                if free.is_empty() {
+                    format!("t{}", taken.len() + 10)
+                } else {
+                    free[self.rng.below(free.len())].clone()
+                }
+            });
+            taken.push(name.clone());
+            k.params[p].name = name;
+        }
+        for v in 0..k.n_vars() {
+            let mut name = None;
+            if tricky && self.rng.chance(0.6) {
+                let c = self.tricky_name(&taken);
+                if !taken.iter().any(|t| key(t) == key(&c)) {
+                    name = Some(c);
+                }
+            }
+            let name = name.unwrap_or_else(|| {
+                let free: Vec<&&str> = PLAIN_VARS
+                    .iter()
+                    .filter(|c| !taken.iter().any(|t| key(t) == **c))
+                    .collect();
+                match free.first() {
+                    Some(_) => free[self.rng.below(free.len().min(v + 2))].to_string(),
+                    None => format!("v{v}"),
+                }
+            });
+            taken.push(name.clone());
+            k.var_names[v] = name;
+        }
+        if raw {
+            // Spell one name as a raw identifier (of a keyword or not).
+            let all = k.params.len() + k.n_vars();
+            let at = self.rng.below(all);
+            let c = self.rng.pick(RAW).to_string();
+            let current = if at < k.params.len() {
+                k.params[at].name.clone()
+            } else {
+                k.var_names[at - k.params.len()].clone()
+            };
+            if !taken.iter().any(|t| *t != current && key(t) == key(&c)) {
+                if at < k.params.len() {
+                    k.params[at].name = c;
+                } else {
+                    k.var_names[at - k.params.len()] = c;
+                }
+            }
+        }
+        debug_assert!(taken
+            .iter()
+            .all(|t| t.starts_with("r#") || !KEYWORDS.contains(&t.as_str())));
+    }
+
+    /// A name shaped like the compiler's generated locals, built from names already taken.
+    fn tricky_name(&mut self, taken: &[String]) -> String {
+        let t = self.rng.pick(taken).trim_start_matches("r#").to_string();
+        let d = self.rng.below(3);
+        match self.rng.below(12) {
+            0 => format!("p_{t}{d}"),
+            1 => format!("end_{t}{d}"),
+            2 => format!("c_{t}{d}"),
+            3 => format!("r_{t}{d}"),
+            4 => format!("begin_{t}{d}"),
+            5 => format!("dim_{t}"),
+            6 => format!("t{d}"),
+            7 => format!("{t}{d}"),
+            8 => format!("{t}_vals"),
+            9 => format!("{t}_l{d}"),
+            10 => format!("{t}_levels"),
+            _ => format!("pos_{t}"),
+        }
+    }
+
+    fn assign_formats(&mut self, k: &mut Kernel, orders: &[usize], divisor: &[bool]) {
+        let sparse_divisor = self.rng.chance(P_SPARSE_DIVISOR);
+        let bad_output = self.rng.chance(P_BAD_OUTPUT_FORMAT);
+        let keep_no_order = self.rng.chance(P_KEEP_NO_ORDER);
+        let mut first = true;
+        for _attempt in 0..16 {
+            for p in 0..k.params.len() {
+                let order = orders[p];
+                match k.params[p].kind {
+                    ParamKind::Output(_) => {
+                        let f = self.output_format(order, bad_output);
+                        k.params[p].kind = ParamKind::Output(f);
+                    }
+                    ParamKind::Input(_) => {
+                        let injected = sparse_divisor && first && divisor[p];
+                        let f = if injected {
+                            self.sparse_format(order)
+                        } else if divisor[p] {
+                            self.dense_format(order)
+                        } else {
+                            self.input_format(order)
+                        };
+                        k.params[p].kind = ParamKind::Input(f);
+                    }
+                    _ => {}
+                }
+            }
+            first = false;
+            self.cap_sparse_operands(k, orders);
+            k.accumulate = if k.dense_output() {
+                self.rng.chance(0.3)
+            } else {
+                self.rng.chance(P_SPARSE_ACCUMULATE)
+            };
+            let lims = limitations(k);
+            if !lims.contains(&Limitation::Order) || keep_no_order {
+                return;
+            }
+        }
+    }
+
+    /// Keeps at most [`MAX_SPARSE_OPERANDS`] non-dense accesses.
+    fn cap_sparse_operands(&mut self, k: &mut Kernel, orders: &[usize]) {
+        let mut count = vec![0usize; k.params.len()];
+        k.rhs.visit(&mut |e| {
+            if let Expr::Access { param, .. } = e {
+                count[*param] += 1;
+            }
+        });
+        let mut sparse: usize = (0..k.params.len())
+            .filter(|&p| matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense()))
+            .map(|p| count[p])
+            .sum();
+        for p in 0..k.params.len() {
+            if sparse <= MAX_SPARSE_OPERANDS {
+                break;
+            }
+            if matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense()) {
+                k.params[p].kind = ParamKind::Input(self.dense_format(orders[p]));
+                sparse -= count[p];
+            }
+        }
+    }
+
+    fn index(&mut self) -> Option<IndexTy> {
+        [
+            None,
+            Some(IndexTy::U32),
+            Some(IndexTy::U64),
+            Some(IndexTy::Usize),
+        ][self.rng.weighted(&[6, 1, 2, 2])]
+    }
+
+    fn dense_format(&mut self, order: usize) -> Format {
+        if order <= 3 && self.rng.chance(0.6) {
+            Format::alias(["Dense1", "Dense2", "Dense3"][order - 1], None)
+        } else {
+            let modes = random_modes(&mut self.rng, order, 0.5);
+            Format::explicit(
+                &mut self.rng,
+                vec![crate::format::Kind::Dense; order],
+                modes,
+            )
+        }
+    }
+
+    fn input_format(&mut self, order: usize) -> Format {
+        if self.rng.chance(0.25) {
+            return self.dense_format(order);
+        }
+        self.sparse_format(order)
+    }
+
+    /// A format with at least one non-dense level.
+    fn sparse_format(&mut self, order: usize) -> Format {
+        let aliases: Vec<&str> = ALIASES
+            .iter()
+            .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
+            .map(|a| a.0)
+            .collect();
+        if !aliases.is_empty() && self.rng.chance(0.5) {
+            let name = *self.rng.pick(&aliases);
+            let index = self.index();
+            return Format::alias(name, index);
+        }
+        let kinds = loop {
+            let kinds = random_valid_kinds(&mut self.rng, order);
+            if kinds.iter().any(|k| *k != crate::format::Kind::Dense) {
+                break kinds;
+            }
+        };
+        let modes = random_modes(&mut self.rng, order, 0.6);
+        Format::explicit(&mut self.rng, kinds, modes)
+    }
+
+    fn output_format(&mut self, order: usize, bad: bool) -> Format {
+        if bad {
+            if let Some(kinds) = random_unassemblable_kinds(&mut self.rng, order) {
+                let modes = random_modes(&mut self.rng, order, 0.7);
+                return Format::explicit(&mut self.rng, kinds, modes);
+            }
+        }
+        if self.rng.chance(0.4) {
+            return self.dense_format(order);
+        }
+        let aliases: Vec<&str> = ALIASES
+            .iter()
+            .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
+            .map(|a| a.0)
+            .collect();
+        if !aliases.is_empty() && self.rng.chance(0.5) {
+            let name = *self.rng.pick(&aliases);
+            let index = self.index();
+            return Format::alias(name, index);
+        }
+        let kinds = random_assemblable_kinds(&mut self.rng, order);
+        let modes = random_modes(&mut self.rng, order, 0.7);
+        Format::explicit(&mut self.rng, kinds, modes)
+    }
+}
+
+/// Renumbers parameter references after inserting the output at `at`.
+fn shift_params(e: Expr, at: usize) -> Expr {
+    let s = |p: usize| if p >= at { p + 1 } else { p };
+    match e {
+        Expr::Access { param, vars } => Expr::Access {
+            param: s(param),
+            vars,
+        },
+        Expr::Scalar { param } => Expr::Scalar { param: s(param) },
+        Expr::Lit { .. } => e,
+        Expr::Neg(x) => Expr::negate(shift_params(*x, at)),
+        Expr::Paren(x) => Expr::paren(shift_params(*x, at)),
+        Expr::Bin(op, l, r) => Expr::bin(op, shift_params(*l, at), shift_params(*r, at)),
+    }
+}

@@ -1,0 +1,318 @@
+//! The kernel AST the generator builds, and its rendering as `sparse_kernel!` source.
+
+use crate::format::Format;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// The value type shared by every tensor and scalar of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValTy {
+    /// `f64`
+    F64,
+    /// `f32`
+    F32,
+    /// `i64`
+    I64,
+}
+
+impl ValTy {
+    /// The Rust type name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValTy::F64 => "f64",
+            ValTy::F32 => "f32",
+            ValTy::I64 => "i64",
+        }
+    }
+
+    /// A float type.
+    pub fn is_float(self) -> bool {
+        self != ValTy::I64
+    }
+
+    /// Relative tolerance of value comparisons (0: exact).
+    pub fn tolerance(self) -> f64 {
+        match self {
+            ValTy::F64 => 1e-9,
+            ValTy::F32 => 1e-3,
+            ValTy::I64 => 0.0,
+        }
+    }
+}
+
+/// What a parameter is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    /// `t: &Fmt<V>`
+    Input(Format),
+    /// `y: &mut Fmt<V>`
+    Output(Format),
+    /// `alpha: V`
+    ScalarIn,
+    /// `out: &mut V`
+    ScalarOut,
+}
+
+/// One parameter of the kernel signature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// The name as written (possibly a raw identifier `r#y`).
+    pub name: String,
+    /// What it is.
+    pub kind: ParamKind,
+}
+
+impl Param {
+    /// The tensor format of a tensor parameter.
+    pub fn format(&self) -> Option<&Format> {
+        match &self.kind {
+            ParamKind::Input(f) | ParamKind::Output(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// A binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+        }
+    }
+
+    fn precedence(self) -> u8 {
+        match self {
+            Op::Add | Op::Sub => 1,
+            Op::Mul | Op::Div => 2,
+        }
+    }
+}
+
+/// A right-hand side expression as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// `t(v0, v1, ..)`: parameter index, variable per logical mode.
+    Access {
+        /// The tensor parameter.
+        param: usize,
+        /// The index variable of each logical mode.
+        vars: Vec<usize>,
+    },
+    /// A scalar parameter.
+    Scalar {
+        /// The scalar parameter.
+        param: usize,
+    },
+    /// A numeric literal.
+    Lit {
+        /// As written.
+        text: String,
+        /// Its value.
+        value: f64,
+    },
+    /// Unary minus.
+    Neg(Box<Expr>),
+    /// A binary operation.
+    Bin(Op, Box<Expr>, Box<Expr>),
+    /// Redundant parentheses (precedence parentheses are added when rendering).
+    Paren(Box<Expr>),
+}
+
+impl Expr {
+    /// `l op r`
+    pub fn bin(op: Op, l: Expr, r: Expr) -> Expr {
+        Expr::Bin(op, Box::new(l), Box::new(r))
+    }
+
+    /// `-e`
+    pub fn negate(e: Expr) -> Expr {
+        Expr::Neg(Box::new(e))
+    }
+
+    /// `(e)`
+    pub fn paren(e: Expr) -> Expr {
+        Expr::Paren(Box::new(e))
+    }
+
+    /// Index variables used by the accesses of this expression.
+    pub fn vars(&self) -> BTreeSet<usize> {
+        let mut s = BTreeSet::new();
+        self.visit(&mut |e| {
+            if let Expr::Access { vars, .. } = e {
+                s.extend(vars.iter().copied());
+            }
+        });
+        s
+    }
+
+    /// Calls `f` on every node, pre-order.
+    pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Neg(e) | Expr::Paren(e) => e.visit(f),
+            Expr::Bin(_, l, r) => {
+                l.visit(f);
+                r.visit(f);
+            }
+            _ => {}
+        }
+    }
+
+    /// Nesting depth (parentheses not counted).
+    pub fn depth(&self) -> usize {
+        match self {
+            Expr::Neg(e) => 1 + e.depth(),
+            Expr::Paren(e) => e.depth(),
+            Expr::Bin(_, l, r) => 1 + l.depth().max(r.depth()),
+            _ => 0,
+        }
+    }
+}
+
+/// A generated kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// Its seed, which is also its id.
+    pub id: u64,
+    /// Which generator shape produced it (for statistics).
+    pub template: &'static str,
+    /// The value type.
+    pub vt: ValTy,
+    /// Parameters in signature order.
+    pub params: Vec<Param>,
+    /// The output parameter (tensor or scalar).
+    pub out: usize,
+    /// The output's index variables, per logical mode (empty for a scalar output).
+    pub out_vars: Vec<usize>,
+    /// `+=` instead of `=`.
+    pub accumulate: bool,
+    /// The right side.
+    pub rhs: Expr,
+    /// Names of the index variables.
+    pub var_names: Vec<String>,
+    /// Whether the statement ends with `;`.
+    pub semicolon: bool,
+}
+
+impl Kernel {
+    /// The generated function's name.
+    pub fn fn_name(&self) -> String {
+        format!("k{}", self.id)
+    }
+
+    /// The output's format, `None` for a scalar output.
+    pub fn out_format(&self) -> Option<&Format> {
+        self.params[self.out].format()
+    }
+
+    /// The output is a scalar or has only dense levels (overwritten / accumulated in place).
+    pub fn dense_output(&self) -> bool {
+        self.out_format().is_none_or(Format::all_dense)
+    }
+
+    /// Number of index variables.
+    pub fn n_vars(&self) -> usize {
+        self.var_names.len()
+    }
+
+    /// The function item (what goes inside `sparse_kernel! { .. }`).
+    pub fn source(&self) -> String {
+        let v = self.vt.name();
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| match &p.kind {
+                ParamKind::Input(f) => format!("{}: &{}", p.name, f.rust_type(v)),
+                ParamKind::Output(f) => format!("{}: &mut {}", p.name, f.rust_type(v)),
+                ParamKind::ScalarIn => format!("{}: {v}", p.name),
+                ParamKind::ScalarOut => format!("{}: &mut {v}", p.name),
+            })
+            .collect();
+        let mut lhs = self.params[self.out].name.clone();
+        if !self.out_vars.is_empty() {
+            let names: Vec<&str> = self
+                .out_vars
+                .iter()
+                .map(|&x| self.var_names[x].as_str())
+                .collect();
+            let _ = write!(lhs, "({})", names.join(", "));
+        }
+        format!(
+            "fn {}({}) {{\n    {} {} {}{}\n}}",
+            self.fn_name(),
+            params.join(", "),
+            lhs,
+            if self.accumulate { "+=" } else { "=" },
+            self.render_expr(&self.rhs),
+            if self.semicolon { ";" } else { "" }
+        )
+    }
+
+    /// The whole macro invocation.
+    pub fn invocation(&self) -> String {
+        let body = self.source().replace('\n', "\n    ");
+        format!("sparse_kernel! {{\n    {body}\n}}")
+    }
+
+    /// An expression as Rust source, with the parentheses precedence needs.
+    pub fn render_expr(&self, e: &Expr) -> String {
+        let mut s = String::new();
+        self.render(e, 0, &mut s);
+        s
+    }
+
+    fn render(&self, e: &Expr, min: u8, s: &mut String) {
+        match e {
+            Expr::Access { param, vars } => {
+                let names: Vec<&str> = vars.iter().map(|&x| self.var_names[x].as_str()).collect();
+                let _ = write!(s, "{}({})", self.params[*param].name, names.join(", "));
+            }
+            Expr::Scalar { param } => s.push_str(&self.params[*param].name),
+            Expr::Lit { text, .. } => s.push_str(text),
+            Expr::Neg(x) => {
+                let open = min > 3;
+                if open {
+                    s.push('(');
+                }
+                s.push('-');
+                self.render(x, 4, s);
+                if open {
+                    s.push(')');
+                }
+            }
+            Expr::Bin(op, l, r) => {
+                let p = op.precedence();
+                let open = p < min;
+                if open {
+                    s.push('(');
+                }
+                self.render(l, p, s);
+                let _ = write!(s, " {} ", op.symbol());
+                self.render(r, p + 1, s);
+                if open {
+                    s.push(')');
+                }
+            }
+            Expr::Paren(x) => {
+                s.push('(');
+                self.render(x, 0, s);
+                s.push(')');
+            }
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! The language definition, independently of the compiler: where Einstein sums are placed,
+//! and which documented limitation (if any) a kernel hits.
+
+use crate::format::Format;
+use crate::kernel::{Expr, Kernel, Op, ParamKind};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// The right side with its sums placed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Placed {
+    /// A tensor access.
+    Access {
+        /// The tensor parameter.
+        param: usize,
+        /// Variable per logical mode.
+        vars: Vec<usize>,
+    },
+    /// A scalar parameter.
+    Scalar {
+        /// The scalar parameter.
+        param: usize,
+    },
+    /// A literal's value.
+    Lit(f64),
+    /// Unary minus.
+    Neg(Box<Placed>),
+    /// Binary operation.
+    Bin(Op, Box<Placed>, Box<Placed>),
+    /// `Σ_vars body`.
+    Sum(Vec<usize>, Box<Placed>),
+}
+
+impl Placed {
+    /// Variables of accesses and sums in this subtree.
+    pub fn vars(&self) -> BTreeSet<usize> {
+        let mut s = BTreeSet::new();
+        self.collect_vars(&mut s);
+        s
+    }
+
+    fn collect_vars(&self, s: &mut BTreeSet<usize>) {
+        match self {
+            Placed::Access { vars, .. } => s.extend(vars.iter().copied()),
+            Placed::Sum(vs, b) => {
+                s.extend(vs.iter().copied());
+                b.collect_vars(s);
+            }
+            Placed::Neg(b) => b.collect_vars(s),
+            Placed::Bin(_, l, r) => {
+                l.collect_vars(s);
+                r.collect_vars(s);
+            }
+            Placed::Scalar { .. } | Placed::Lit(_) => {}
+        }
+    }
+
+    /// Renders with explicit sums, e.g. `Σ{j}(a(i,j) * x(j))`, using `k`'s names.
+    pub fn show(&self, k: &Kernel) -> String {
+        match self {
+            Placed::Access { param, vars } => {
+                let v: Vec<&str> = vars.iter().map(|&x| k.var_names[x].as_str()).collect();
+                format!("{}({})", k.params[*param].name, v.join(","))
+            }
+            Placed::Scalar { param } => k.params[*param].name.clone(),
+            Placed::Lit(x) => format!("{x}"),
+            Placed::Neg(b) => format!("-({})", b.show(k)),
+            Placed::Bin(op, l, r) => {
+                let o = match op {
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                };
+                format!("({} {o} {})", l.show(k), r.show(k))
+            }
+            Placed::Sum(vs, b) => {
+                let v: Vec<&str> = vs.iter().map(|&x| k.var_names[x].as_str()).collect();
+                format!("Σ{{{}}}{}", v.join(","), b.show(k))
+            }
+        }
+    }
+}
+
+/// Places the sum of every reduction variable: walking down from the root, at the first node
+/// that is not `+`, `-` or unary minus, or that is a `+`/`-` whose both operands use it.
+pub fn place(k: &Kernel) -> Placed {
+    let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
+    let reduction: BTreeSet<usize> = k.rhs.vars().difference(&out).copied().collect();
+    place_in(&k.rhs, reduction)
+}
+
+fn place_in(e: &Expr, pending: BTreeSet<usize>) -> Placed {
+    match e {
+        Expr::Paren(x) => place_in(x, pending),
+        Expr::Neg(x) => Placed::Neg(Box::new(place_in(x, pending))),
+        Expr::Bin(op @ (Op::Add | Op::Sub), l, r) => {
+            let (ul, ur) = (l.vars(), r.vars());
+            let here: BTreeSet<usize> = pending
+                .iter()
+                .copied()
+                .filter(|v| ul.contains(v) && ur.contains(v))
+                .collect();
+            let left = pending
+                .iter()
+                .copied()
+                .filter(|v| ul.contains(v) && !here.contains(v))
+                .collect();
+            let right = pending
+                .iter()
+                .copied()
+                .filter(|v| ur.contains(v) && !here.contains(v))
+                .collect();
+            let node = Placed::Bin(
+                *op,
+                Box::new(place_in(l, left)),
+                Box::new(place_in(r, right)),
+            );
+            wrap(here, node)
+        }
+        _ => wrap(pending, plain(e)),
+    }
+}
+
+fn wrap(vars: BTreeSet<usize>, body: Placed) -> Placed {
+    if vars.is_empty() {
+        body
+    } else {
+        Placed::Sum(vars.into_iter().collect(), Box::new(body))
+    }
+}
+
+/// An expression without sums.
+fn plain(e: &Expr) -> Placed {
+    match e {
+        Expr::Access { param, vars } => Placed::Access {
+            param: *param,
+            vars: vars.clone(),
+        },
+        Expr::Scalar { param } => Placed::Scalar { param: *param },
+        Expr::Lit { value, .. } => Placed::Lit(*value),
+        Expr::Neg(x) => Placed::Neg(Box::new(plain(x))),
+        Expr::Paren(x) => plain(x),
+        Expr::Bin(op, l, r) => Placed::Bin(*op, Box::new(plain(l)), Box::new(plain(r))),
+    }
+}
+
+/// A documented limitation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Limitation {
+    /// `+=` into a sparse output.
+    SparseAccumulate,
+    /// A non-dense tensor in a divisor.
+    SparseDivisor,
+    /// A sparse output format that cannot be assembled.
+    OutputFormat,
+    /// No loop order exists.
+    Order,
+}
+
+impl Limitation {
+    /// All limitations, in summary order.
+    pub const ALL: [Limitation; 4] = [
+        Limitation::Order,
+        Limitation::OutputFormat,
+        Limitation::SparseDivisor,
+        Limitation::SparseAccumulate,
+    ];
+
+    /// The phrase the compiler's message must contain.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Limitation::SparseAccumulate => "into sparse output",
+            Limitation::SparseDivisor => "divisor",
+            Limitation::OutputFormat => "cannot be assembled",
+            Limitation::Order => "no loop order",
+        }
+    }
+
+    /// Short name for summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limitation::SparseAccumulate => "sparse-accumulate",
+            Limitation::SparseDivisor => "sparse-divisor",
+            Limitation::OutputFormat => "output-format",
+            Limitation::Order => "order",
+        }
+    }
+}
+
+impl fmt::Display for Limitation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Every limitation the kernel hits (empty: the compiler must accept it).
+pub fn limitations(k: &Kernel) -> Vec<Limitation> {
+    let mut found = Vec::new();
+    let sparse_out = !k.dense_output();
+    if sparse_out && k.accumulate {
+        found.push(Limitation::SparseAccumulate);
+    }
+    if has_sparse_divisor(k, &k.rhs, false) {
+        found.push(Limitation::SparseDivisor);
+    }
+    if sparse_out && !k.out_format().is_some_and(Format::assemblable) {
+        found.push(Limitation::OutputFormat);
+    }
+    if !has_loop_order(k) {
+        found.push(Limitation::Order);
+    }
+    found
+}
+
+fn has_sparse_divisor(k: &Kernel, e: &Expr, below_divisor: bool) -> bool {
+    match e {
+        Expr::Access { param, .. } => {
+            below_divisor && !k.params[*param].format().is_some_and(Format::all_dense)
+        }
+        Expr::Scalar { .. } | Expr::Lit { .. } => false,
+        Expr::Neg(x) | Expr::Paren(x) => has_sparse_divisor(k, x, below_divisor),
+        Expr::Bin(op, l, r) => {
+            has_sparse_divisor(k, l, below_divisor)
+                || has_sparse_divisor(k, r, below_divisor || *op == Op::Div)
+        }
+    }
+}
+
+/// "u before w" constraints over index variables.
+struct Constraints {
+    n: usize,
+    edges: BTreeSet<(usize, usize)>,
+}
+
+impl Constraints {
+    fn new(n: usize) -> Self {
+        Constraints {
+            n,
+            edges: BTreeSet::new(),
+        }
+    }
+
+    fn before(&mut self, u: usize, w: usize) {
+        self.edges.insert((u, w));
+    }
+
+    /// Some permutation satisfies every constraint (the graph is acyclic; a self-edge is a
+    /// cycle).
+    fn satisfiable(&self) -> bool {
+        let mut indeg = vec![0usize; self.n];
+        for &(_, w) in &self.edges {
+            indeg[w] += 1;
+        }
+        let mut ready: Vec<usize> = (0..self.n).filter(|&v| indeg[v] == 0).collect();
+        let mut done = 0;
+        while let Some(u) = ready.pop() {
+            done += 1;
+            for &(a, w) in &self.edges {
+                if a == u {
+                    indeg[w] -= 1;
+                    if indeg[w] == 0 {
+                        ready.push(w);
+                    }
+                }
+            }
+        }
+        done == self.n
+    }
+}
+
+/// Rule (a): in every access, the variable of each level without locate comes after the
+/// variables of all levels above it.
+fn access_constraints(k: &Kernel, p: &Placed, c: &mut Constraints) {
+    match p {
+        Placed::Access { param, vars } => {
+            let f = k.params[*param]
+                .format()
+                .expect("accesses name tensor parameters");
+            storage_order_constraints(f, vars, false, c);
+        }
+        Placed::Neg(b) | Placed::Sum(_, b) => access_constraints(k, b, c),
+        Placed::Bin(_, l, r) => {
+            access_constraints(k, l, c);
+            access_constraints(k, r, c);
+        }
+        Placed::Scalar { .. } | Placed::Lit(_) => {}
+    }
+}
+
+fn storage_order_constraints(f: &Format, vars: &[usize], every: bool, c: &mut Constraints) {
+    for (level, kind) in f.kinds.iter().enumerate() {
+        if every || !kind.locate() {
+            let w = vars[f.modes[level]];
+            for &m in &f.modes[..level] {
+                c.before(vars[m], w);
+            }
+        }
+    }
+}
+
+/// Rule (b): every variable bound around a sum comes before the sum's variables.
+fn nested_sum_constraints(p: &Placed, bound: &BTreeSet<usize>, c: &mut Constraints) {
+    match p {
+        Placed::Sum(vs, b) => {
+            for &u in bound {
+                for &w in vs {
+                    c.before(u, w);
+                }
+            }
+            let mut inner = bound.clone();
+            inner.extend(vs.iter().copied());
+            nested_sum_constraints(b, &inner, c);
+        }
+        Placed::Neg(b) => nested_sum_constraints(b, bound, c),
+        Placed::Bin(_, l, r) => {
+            nested_sum_constraints(l, bound, c);
+            nested_sum_constraints(r, bound, c);
+        }
+        Placed::Access { .. } | Placed::Scalar { .. } | Placed::Lit(_) => {}
+    }
+}
+
+/// One additive term `Σ_R body` of a dense or scalar output's right side.
+pub struct Term<'a> {
+    /// The root sum's variables.
+    pub root: BTreeSet<usize>,
+    /// The product, quotient or leaf under it.
+    pub body: &'a Placed,
+}
+
+/// Splits a placed right side into additive terms (through `+`, `-`, unary minus and root
+/// sums, merging nested root sums).
+pub fn terms(p: &Placed) -> Vec<Term<'_>> {
+    match p {
+        Placed::Bin(Op::Add | Op::Sub, l, r) => {
+            let mut t = terms(l);
+            t.extend(terms(r));
+            t
+        }
+        Placed::Neg(b) => terms(b),
+        Placed::Sum(vs, b) => terms(b)
+            .into_iter()
+            .map(|mut t| {
+                t.root.extend(vs.iter().copied());
+                t
+            })
+            .collect(),
+        other => vec![Term {
+            root: BTreeSet::new(),
+            body: other,
+        }],
+    }
+}
+
+/// Whether the additive terms of a dense output must also agree on one order of the output
+/// variables. The language definition says no (each term needs an order of its own); the
+/// compiler's statement splitting and its UI test `loop_order_cycle` (`a(i, j) = b(i, j) +
+/// c(j, i)`, `a` dense, `b` and `c` CSR: refused) say yes. Flip this to check the compiler
+/// against the stricter rule.
+pub const DENSE_TERMS_SHARE_OUTPUT_ORDER: bool = false;
+
+/// Whether a loop order exists (see the acceptance rules in `TESTING.md`).
+pub fn has_loop_order(k: &Kernel) -> bool {
+    has_loop_order_with(k, DENSE_TERMS_SHARE_OUTPUT_ORDER)
+}
+
+/// [`has_loop_order`], with or without the requirement that the terms of a dense output agree
+/// on the order of the output variables.
+pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
+    let placed = place(k);
+    let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
+    if k.dense_output() {
+        let graphs: Vec<Constraints> = terms(&placed)
+            .iter()
+            .map(|t| {
+                let mut c = Constraints::new(k.n_vars());
+                access_constraints(k, t.body, &mut c);
+                let mut bound = out.clone();
+                bound.extend(t.root.iter().copied());
+                nested_sum_constraints(t.body, &bound, &mut c);
+                c
+            })
+            .collect();
+        if !shared_output_order {
+            return graphs.iter().all(Constraints::satisfiable);
+        }
+        // Some order of the output variables extends to an order of every term.
+        permutations(&k.out_vars).iter().any(|perm| {
+            graphs.iter().all(|g| {
+                let mut g = Constraints {
+                    n: g.n,
+                    edges: g.edges.clone(),
+                };
+                for w in perm.windows(2) {
+                    g.before(w[0], w[1]);
+                }
+                g.satisfiable()
+            })
+        })
+    } else {
+        let mut c = Constraints::new(k.n_vars());
+        access_constraints(k, &placed, &mut c);
+        nested_sum_constraints(&placed, &out, &mut c);
+        let f = k.out_format().expect("a sparse output has a format");
+        storage_order_constraints(f, &k.out_vars, true, &mut c);
+        c.satisfiable()
+    }
+}
+
+fn permutations(xs: &[usize]) -> Vec<Vec<usize>> {
+    if xs.len() <= 1 {
+        return vec![xs.to_vec()];
+    }
+    let mut out = Vec::new();
+    for (i, &x) in xs.iter().enumerate() {
+        let mut rest = xs.to_vec();
+        rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, x);
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Whether parameter `p` is a tensor input.
+pub fn is_input(k: &Kernel, p: usize) -> bool {
+    matches!(k.params[p].kind, ParamKind::Input(_))
+}

@@ -1,0 +1,64 @@
+//! Rust source for generated test crates: one module per kernel (the `sparse_kernel!`
+//! invocation and a `call` function that builds its operands through the harness).
+
+use crate::kernel::{Kernel, ParamKind};
+
+/// The Rust source of a kernel's module for a generated test crate: the kernel, and the `call`
+/// function that builds its operands. `krate` is the path of this crate (`::sparse_difftest`).
+pub fn kernel_module(k: &Kernel, krate: &str) -> String {
+    let mut args = Vec::new();
+    let mut lets = Vec::new();
+    let mut finish = String::new();
+    let v = k.vt.name();
+    for (p, param) in k.params.iter().enumerate() {
+        let local = format!("p{p}");
+        match &param.kind {
+            ParamKind::Input(f) => {
+                lets.push(format!("let {local}: {} = c.input({p})?;", f.rust_type(v)));
+                args.push(format!("&{local}"));
+            }
+            ParamKind::ScalarIn => {
+                lets.push(format!("let {local}: {v} = c.scalar({p});"));
+                args.push(local);
+            }
+            ParamKind::Output(f) => {
+                lets.push(format!(
+                    "let mut {local}: {} = c.output({p})?;",
+                    f.rust_type(v)
+                ));
+                args.push(format!("&mut {local}"));
+                finish = format!("c.finish_tensor(r, &{local});");
+            }
+            ParamKind::ScalarOut => {
+                lets.push(format!("let mut {local}: {v} = c.scalar_output({p});"));
+                args.push(format!("&mut {local}"));
+                finish = format!("c.finish_scalar(r, {local});");
+            }
+        }
+    }
+    // The output is built last, so that the case's phase says "in the kernel call".
+    let out_let = lets.remove(k.out);
+    lets.push(out_let);
+    let body = k.invocation().replace('\n', "\n    ");
+    format!(
+        "pub mod {name} {{
+    #![allow(unused_imports)]
+    use sparse_runtime::prelude::*;
+    use {krate}::{{Case, Stop}};
+
+    {body}
+
+    pub fn call(c: &mut Case<'_>) -> Result<(), Stop> {{
+        {lets}
+        let r = {fname}({args});
+        {finish}
+        Ok(())
+    }}
+}}
+",
+        name = k.fn_name(),
+        fname = k.fn_name(),
+        lets = lets.join("\n        "),
+        args = args.join(", "),
+    )
+}

@@ -1,0 +1,386 @@
+//! The tester's own reading of the language, on the examples of the language definition and
+//! the known defect reproducers: sum placement, acceptance, values and presence.
+
+use sparse_difftest_gen::format::{Format, Kind};
+use sparse_difftest_gen::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
+use sparse_difftest_gen::reference::{check_dense, check_sparse, evaluate, Stored};
+use sparse_difftest_gen::semantics::{has_loop_order_with, limitations, place, Limitation};
+
+fn input(name: &str, fmt: Format) -> Param {
+    Param {
+        name: name.into(),
+        kind: ParamKind::Input(fmt),
+    }
+}
+
+fn output(name: &str, fmt: Format) -> Param {
+    Param {
+        name: name.into(),
+        kind: ParamKind::Output(fmt),
+    }
+}
+
+fn scalar_out(name: &str) -> Param {
+    Param {
+        name: name.into(),
+        kind: ParamKind::ScalarOut,
+    }
+}
+
+fn alias(name: &str) -> Format {
+    Format::alias(name, None)
+}
+
+fn acc(param: usize, vars: &[usize]) -> Expr {
+    Expr::Access {
+        param,
+        vars: vars.to_vec(),
+    }
+}
+
+fn lit(value: f64) -> Expr {
+    Expr::Lit {
+        text: format!("{value:?}"),
+        value,
+    }
+}
+
+fn add(l: Expr, r: Expr) -> Expr {
+    Expr::bin(Op::Add, l, r)
+}
+
+fn sub(l: Expr, r: Expr) -> Expr {
+    Expr::bin(Op::Sub, l, r)
+}
+
+fn mul(l: Expr, r: Expr) -> Expr {
+    Expr::bin(Op::Mul, l, r)
+}
+
+/// A kernel whose output is parameter 0; variables are named `i j k l m` by index.
+fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
+    let n = rhs.vars().iter().chain(out_vars).max().map_or(0, |v| v + 1);
+    Kernel {
+        id: 0,
+        template: "test",
+        vt: ValTy::F64,
+        params,
+        out: 0,
+        out_vars: out_vars.to_vec(),
+        accumulate: false,
+        rhs,
+        var_names: ["i", "j", "k", "l", "m"][..n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        semicolon: false,
+    }
+}
+
+const I: usize = 0;
+const J: usize = 1;
+const K: usize = 2;
+const L: usize = 3;
+
+#[test]
+fn sums_are_placed_as_the_definition_says() {
+    // out = a(i) + 1.0  is  (Σ_i a(i)) + 1
+    let k = kernel(
+        vec![scalar_out("out"), input("a", alias("SparseVec"))],
+        &[],
+        add(acc(1, &[I]), lit(1.0)),
+    );
+    assert_eq!(place(&k).show(&k), "(Σ{i}a(i) + 1)");
+    // s = x(i) + 1.0 + a(k, i)  is  Σ_i ((x(i) + 1) + Σ_k a(k, i))
+    let k = kernel(
+        vec![
+            scalar_out("s"),
+            input("x", alias("Dense1")),
+            input("a", alias("Csr")),
+        ],
+        &[],
+        add(add(acc(1, &[I]), lit(1.0)), acc(2, &[K, I])),
+    );
+    assert_eq!(place(&k).show(&k), "Σ{i}((x(i) + 1) + Σ{k}a(k,i))");
+    // y(i) = b(i) - A(i,j)*x(j)  is  b(i) - Σ_j A(i,j) x(j)
+    let k = kernel(
+        vec![
+            output("y", alias("Dense1")),
+            input("b", alias("Dense1")),
+            input("A", alias("Csr")),
+            input("x", alias("Dense1")),
+        ],
+        &[I],
+        sub(acc(1, &[I]), mul(acc(2, &[I, J]), acc(3, &[J]))),
+    );
+    assert_eq!(place(&k).show(&k), "(b(i) - Σ{j}(A(i,j) * x(j)))");
+    // A(i,j) = B(i,k,l)*C(k,j)*D(l,j) sums k and l over the whole product.
+    let k = kernel(
+        vec![
+            output("A", alias("Dense2")),
+            input("B", alias("Csf3")),
+            input("C", alias("Dense2")),
+            input("D", alias("Dense2")),
+        ],
+        &[I, J],
+        mul(mul(acc(1, &[I, K, L]), acc(2, &[K, J])), acc(3, &[L, J])),
+    );
+    assert_eq!(place(&k).show(&k), "Σ{k,l}((B(i,k,l) * C(k,j)) * D(l,j))");
+}
+
+#[test]
+fn the_kernels_of_known_defect_7_are_accepted() {
+    // s = x(i) + a(k, i), x Dense1, a Csr, scalar output.
+    let k = kernel(
+        vec![
+            scalar_out("s"),
+            input("x", alias("Dense1")),
+            input("a", alias("Csr")),
+        ],
+        &[],
+        add(acc(1, &[I]), acc(2, &[K, I])),
+    );
+    assert_eq!(limitations(&k), vec![]);
+    // y(i) = -(a(i,j) * x(j)) with a Csc: accepted into a dense output (the root sum's
+    // variable is free), but not into a sparse one (it must come after i).
+    let neg = Expr::negate(Expr::paren(mul(acc(1, &[I, J]), acc(2, &[J]))));
+    let params = |y: &str| {
+        vec![
+            output("y", alias(y)),
+            input("a", alias("Csc")),
+            input("x", alias("Dense1")),
+        ]
+    };
+    assert_eq!(
+        limitations(&kernel(params("Dense1"), &[I], neg.clone())),
+        vec![]
+    );
+    assert_eq!(
+        limitations(&kernel(params("SparseVec"), &[I], neg)),
+        vec![Limitation::Order]
+    );
+    // y(i,j) = f(j,k,i) + v(i), y Dense2, f Csf3.
+    let k = kernel(
+        vec![
+            output("y", alias("Dense2")),
+            input("f", alias("Csf3")),
+            input("v", alias("Dense1")),
+        ],
+        &[I, J],
+        add(acc(1, &[J, K, I]), acc(2, &[I])),
+    );
+    assert_eq!(limitations(&k), vec![]);
+}
+
+#[test]
+fn dense_terms_with_opposite_orders_split_unless_the_output_order_is_shared() {
+    // The UI test loop_order_cycle: a(i, j) = b(i, j) + c(j, i), a Dense2, b and c Csr.
+    let k = kernel(
+        vec![
+            output("a", alias("Dense2")),
+            input("b", alias("Csr")),
+            input("c", alias("Csr")),
+        ],
+        &[I, J],
+        add(acc(1, &[I, J]), acc(2, &[J, I])),
+    );
+    assert!(has_loop_order_with(&k, false));
+    assert!(!has_loop_order_with(&k, true));
+    // s = x(i) + a(k, i) has no output variables: the same under both rules.
+    let k = kernel(
+        vec![
+            scalar_out("s"),
+            input("x", alias("Dense1")),
+            input("a", alias("Csr")),
+        ],
+        &[],
+        add(acc(1, &[I]), acc(2, &[K, I])),
+    );
+    assert!(has_loop_order_with(&k, true));
+}
+
+#[test]
+fn limitations_are_recognized() {
+    // c(i, j) = a(j, i), both Csr: the output's order contradicts a's.
+    let k = kernel(
+        vec![output("c", alias("Csr")), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[J, I]),
+    );
+    assert_eq!(limitations(&k), vec![Limitation::Order]);
+    // The same into a dense output is fine (a's order alone decides).
+    let k = kernel(
+        vec![output("c", alias("Dense2")), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[J, I]),
+    );
+    assert_eq!(limitations(&k), vec![]);
+    // += into a sparse output.
+    let mut k = kernel(
+        vec![output("c", alias("Csr")), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[I, J]),
+    );
+    k.accumulate = true;
+    assert_eq!(limitations(&k), vec![Limitation::SparseAccumulate]);
+    // A sparse divisor.
+    let k = kernel(
+        vec![
+            output("y", alias("Dense1")),
+            input("a", alias("Dense1")),
+            input("c", alias("SparseVec")),
+        ],
+        &[I],
+        Expr::bin(Op::Div, acc(1, &[I]), add(lit(1.0), acc(2, &[I]))),
+    );
+    assert_eq!(limitations(&k), vec![Limitation::SparseDivisor]);
+    // An output format that cannot be assembled.
+    let ds = Format::explicit(
+        &mut sparse_difftest_gen::rng::Rng::new(1),
+        vec![Kind::Dense, Kind::Singleton],
+        vec![0, 1],
+    );
+    let k = kernel(
+        vec![output("c", ds), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[I, J]),
+    );
+    assert_eq!(limitations(&k), vec![Limitation::OutputFormat]);
+}
+
+fn stored(shape: &[usize], entries: &[(&[usize], f64)]) -> Option<Stored> {
+    Some(Stored {
+        shape: shape.to_vec(),
+        entries: entries.iter().map(|(c, v)| (c.to_vec(), *v)).collect(),
+    })
+}
+
+#[test]
+fn defect_1_reference_is_zero_where_the_sparse_factor_is_empty() {
+    // y(i) = (b(i) + c(i)) * x(i), b SparseVec, c Dense1, x SparseVec and empty.
+    let k = kernel(
+        vec![
+            output("y", alias("Dense1")),
+            input("b", alias("SparseVec")),
+            input("c", alias("Dense1")),
+            input("x", alias("SparseVec")),
+        ],
+        &[I],
+        mul(Expr::paren(add(acc(1, &[I]), acc(2, &[I]))), acc(3, &[I])),
+    );
+    let tensors = vec![
+        None,
+        stored(&[3], &[(&[1], 2.0)]),
+        stored(&[3], &[(&[0], 1.0), (&[1], 1.0), (&[2], 1.0)]),
+        stored(&[3], &[]),
+    ];
+    let points = evaluate(&k, &[3], &tensors, &[0.0; 4]);
+    let old: Vec<(Vec<usize>, f64)> = (0..3).map(|i| (vec![i], 7.0)).collect();
+    let zeros: Vec<(Vec<usize>, f64)> = (0..3).map(|i| (vec![i], 0.0)).collect();
+    assert_eq!(check_dense(&k, &points, &old, &zeros), Ok(()));
+    let err = check_dense(&k, &points, &old, &old).unwrap_err();
+    assert!(err.contains("the stale value was left"), "{err}");
+}
+
+#[test]
+fn defect_6_presence_stores_only_contributed_coordinates() {
+    // y(i) = A(i,j) * x(j), x and y SparseVec: only rows meeting x are present.
+    let k = kernel(
+        vec![
+            output("y", alias("SparseVec")),
+            input("A", alias("Csr")),
+            input("x", alias("SparseVec")),
+        ],
+        &[I],
+        mul(acc(1, &[I, J]), acc(2, &[J])),
+    );
+    let tensors = vec![
+        None,
+        stored(&[3, 2], &[(&[0, 0], 1.0), (&[1, 1], 2.0), (&[2, 0], 0.0)]),
+        stored(&[2], &[(&[0], 3.0)]),
+    ];
+    let points = evaluate(&k, &[3, 2], &tensors, &[0.0; 3]);
+    let present: Vec<bool> = points.iter().map(|p| p.present).collect();
+    // Row 2 holds an explicit zero that meets x: present, with value 0.
+    assert_eq!(present, vec![true, false, true]);
+    let good = vec![(vec![0], 3.0), (vec![2], 0.0)];
+    assert_eq!(check_sparse(&k, &points, &good), Ok(()));
+    let all = vec![(vec![0], 3.0), (vec![1], 0.0), (vec![2], 0.0)];
+    let err = check_sparse(&k, &points, &all).unwrap_err();
+    assert!(
+        err.contains("[1] is stored (value 0) but nothing contributes there"),
+        "{err}"
+    );
+    let twice = vec![(vec![0], 3.0), (vec![0], 3.0), (vec![2], 0.0)];
+    assert!(check_sparse(&k, &points, &twice)
+        .unwrap_err()
+        .contains("stored 2 times"));
+}
+
+#[test]
+fn integer_kernels_divide_like_rust_and_compare_exactly() {
+    // y(i) = a(i) / d(i) over i64 truncates.
+    let mut k = kernel(
+        vec![
+            output("y", alias("Dense1")),
+            input("a", alias("Dense1")),
+            input("d", alias("Dense1")),
+        ],
+        &[I],
+        Expr::bin(Op::Div, acc(1, &[I]), acc(2, &[I])),
+    );
+    k.vt = ValTy::I64;
+    let tensors = vec![
+        None,
+        stored(&[2], &[(&[0], 3.0), (&[1], -3.0)]),
+        stored(&[2], &[(&[0], 2.0), (&[1], 2.0)]),
+    ];
+    let points = evaluate(&k, &[2], &tensors, &[0.0; 3]);
+    let values: Vec<Option<f64>> = points.iter().map(|p| p.value).collect();
+    assert_eq!(values, vec![Some(1.0), Some(-1.0)]);
+    let off = vec![(vec![0], 1.0), (vec![1], -2.0)];
+    assert!(check_dense(&k, &points, &[], &off).is_err());
+}
+
+#[test]
+fn generated_source_renders_precedence() {
+    let k = kernel(
+        vec![
+            output("y", alias("Dense1")),
+            input("a", alias("Dense1")),
+            input("b", alias("Dense1")),
+        ],
+        &[I],
+        sub(
+            mul(Expr::negate(add(acc(1, &[I]), acc(2, &[I]))), acc(1, &[I])),
+            sub(acc(2, &[I]), Expr::negate(Expr::negate(acc(1, &[I])))),
+        ),
+    );
+    assert_eq!(
+        k.render_expr(&k.rhs),
+        "-(a(i) + b(i)) * a(i) - (b(i) - -(-a(i)))"
+    );
+    let src = k.source();
+    assert!(src.starts_with("fn k0(y: &mut Dense1<f64>, a: &Dense1<f64>, b: &Dense1<f64>)"));
+    syn_parses(&src);
+}
+
+fn syn_parses(src: &str) {
+    let item: Result<syn::ItemFn, _> = syn::parse_str(src);
+    assert!(item.is_ok(), "{src}");
+}
+
+#[test]
+fn generation_is_deterministic_and_parses() {
+    for seed in 0..2000 {
+        let k = sparse_difftest_gen::generate(seed);
+        assert_eq!(k, sparse_difftest_gen::generate(seed));
+        assert!(k.rhs.depth() <= 6, "seed {seed}");
+        for p in &k.params {
+            if let Some(f) = p.format() {
+                assert!(f.is_valid(), "seed {seed}: {f:?}");
+            }
+        }
+        syn_parses(&k.source());
+    }
+}

@@ -1,0 +1,548 @@
+//! The differential tester's runtime half: builds a generated kernel's inputs with the runtime's
+//! public API, calls the kernel, re-validates and reads its output, and compares it with the
+//! dense reference of [`sparse_difftest_gen`]. See `TESTING.md` at the workspace root.
+//!
+//! Generated test code calls [`run_kernel`] with a small function that names the kernel's
+//! concrete types:
+//!
+//! ```text
+//! fn call(c: &mut Case<'_>) -> Result<(), Stop> {
+//!     let a: Csr<f64> = c.input(1)?;
+//!     let x: Dense1<f64> = c.input(2)?;
+//!     let mut y: Dense1<f64> = c.output(0)?;
+//!     let r = k17(&mut y, &a, &x);
+//!     c.finish_tensor(r, &y);
+//!     Ok(())
+//! }
+//! ```
+
+pub use sparse_difftest_gen as gen;
+pub use sparse_difftest_gen::testcode::kernel_module;
+
+use gen::data;
+use gen::kernel::Kernel;
+use gen::reference::{self, Stored};
+use sparse_runtime::{Error, Levels, ModeOrder, Tensor, Value};
+use std::cell::RefCell;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A value type kernels are generated over.
+pub trait TestValue: Value {
+    /// Converts a generated value (exact for the values the generator draws).
+    fn from_f64(x: f64) -> Self;
+    /// Converts for comparison with the reference (exact for `f32` and small `i64`).
+    fn to_f64(self) -> f64;
+}
+
+impl TestValue for f64 {
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+impl TestValue for f32 {
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl TestValue for i64 {
+    fn from_f64(x: f64) -> Self {
+        x as i64
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+/// What went wrong with a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// A wrong value, pattern, or `Ok`/`Err` result.
+    Wrong,
+    /// A panic (kernel, construction or reading).
+    Panic,
+    /// The output fails re-validation after the call.
+    InvalidOutput,
+    /// `from_entries` failed or built a tensor that fails re-validation or lost entries.
+    InvalidInput,
+    /// The process running the kernel died (found by the sweep driver).
+    Abort,
+    /// The kernel's expansion does not compile (found by the sweep driver).
+    Compile,
+    /// The compiler's verdict disagrees with the acceptance rules, or it panicked.
+    Verdict,
+}
+
+impl Class {
+    /// Every class, in summary order.
+    pub const ALL: [Class; 7] = [
+        Class::Verdict,
+        Class::Wrong,
+        Class::Panic,
+        Class::Abort,
+        Class::Compile,
+        Class::InvalidOutput,
+        Class::InvalidInput,
+    ];
+
+    /// The class's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Wrong => "wrong",
+            Class::Panic => "panic",
+            Class::InvalidOutput => "invalid-output",
+            Class::InvalidInput => "invalid-input",
+            Class::Abort => "abort",
+            Class::Compile => "compile",
+            Class::Verdict => "verdict",
+        }
+    }
+
+    /// Parses [`Class::name`].
+    pub fn parse(s: &str) -> Option<Class> {
+        Class::ALL.iter().copied().find(|c| c.name() == s)
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One failure of one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// Its class.
+    pub class: Class,
+    /// The data case (sizes, densities, seed), if it happened in one.
+    pub case: Option<String>,
+    /// What differs.
+    pub detail: String,
+}
+
+/// The outcome of running one kernel on all its cases.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// The kernel's id (seed).
+    pub id: u64,
+    /// Cases run.
+    pub cases: usize,
+    /// Failures (at most one per case).
+    pub failures: Vec<Failure>,
+}
+
+/// An input could not be built (already recorded as a failure); the case stops.
+#[derive(Debug)]
+pub struct Stop;
+
+/// The generated function that builds a kernel's operands from a [`Case`] and calls it.
+pub type CallFn = fn(&mut Case<'_>) -> Result<(), Stop>;
+
+/// One data case while it runs: the generated call function builds operands through it and
+/// hands it the result.
+pub struct Case<'a> {
+    kernel: &'a Kernel,
+    spec: &'a data::Case,
+    stored: Vec<Option<Stored>>,
+    old: Vec<(Vec<usize>, f64)>,
+    result: Option<Result<(), String>>,
+    got: Option<Vec<(Vec<usize>, f64)>>,
+    phase: String,
+    failures: Vec<(Class, String)>,
+}
+
+fn revalidate<V: Value, L: Levels + Clone, O: ModeOrder>(t: &Tensor<V, L, O>) -> Result<(), Error> {
+    Tensor::<V, L, O>::from_levels(t.shape(), t.levels().clone(), t.vals().to_vec()).map(|_| ())
+}
+
+fn as_f64<V: TestValue>(entries: Vec<(Vec<usize>, V)>) -> Vec<(Vec<usize>, f64)> {
+    entries.into_iter().map(|(c, v)| (c, v.to_f64())).collect()
+}
+
+impl<'a> Case<'a> {
+    fn new(kernel: &'a Kernel, spec: &'a data::Case) -> Self {
+        Case {
+            kernel,
+            spec,
+            stored: vec![None; kernel.params.len()],
+            old: Vec::new(),
+            result: None,
+            got: None,
+            phase: String::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    fn fail(&mut self, class: Class, detail: String) {
+        self.failures.push((class, detail));
+    }
+
+    /// Builds tensor parameter `p` from the case's entries and checks it.
+    fn build<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+        &mut self,
+        p: usize,
+    ) -> Result<Tensor<V, L, O>, Stop> {
+        let name = &self.kernel.params[p].name;
+        let fmt = self.kernel.params[p].format().expect("a tensor parameter");
+        self.phase = format!("while building `{name}`");
+        let shape = &self.spec.shapes[p];
+        let want = &self.spec.entries[p];
+        let entries = want.iter().map(|(c, v)| (c.as_slice(), V::from_f64(*v)));
+        let t = match Tensor::<V, L, O>::from_entries(shape, entries) {
+            Ok(t) => t,
+            Err(e) => {
+                let d = format!(
+                    "from_entries failed for `{name}` {} of shape {shape:?} with entries {want:?}: {e}",
+                    fmt.describe()
+                );
+                self.fail(Class::InvalidInput, d);
+                return Err(Stop);
+            }
+        };
+        if let Err(e) = revalidate(&t) {
+            let d = format!(
+                "from_entries built an invalid `{name}` {} of shape {shape:?} from entries {want:?}: {e}",
+                fmt.describe()
+            );
+            self.fail(Class::InvalidInput, d);
+            return Err(Stop);
+        }
+        let stored = as_f64(t.entries());
+        // Every entry is stored once with its value; anything else stored is an explicit zero
+        // (padding under dense levels).
+        let mut lost = Vec::new();
+        for (c, v) in want {
+            let here: Vec<&f64> = stored.iter().filter(|e| e.0 == *c).map(|e| &e.1).collect();
+            if here.len() != 1 || *here[0] != *v {
+                lost.push(format!("{c:?}={v} stored as {here:?}"));
+            }
+        }
+        for (c, v) in &stored {
+            if *v != 0.0 && !want.iter().any(|e| e.0 == *c) {
+                lost.push(format!("{c:?}={v} stored but never given"));
+            }
+        }
+        if !lost.is_empty() {
+            let d = format!(
+                "`{name}` {} of shape {shape:?} does not store its entries: {}",
+                fmt.describe(),
+                lost.join(", ")
+            );
+            self.fail(Class::InvalidInput, d);
+            return Err(Stop);
+        }
+        self.stored[p] = Some(Stored {
+            shape: shape.clone(),
+            entries: stored,
+        });
+        Ok(t)
+    }
+
+    /// Tensor input `p`.
+    pub fn input<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+        &mut self,
+        p: usize,
+    ) -> Result<Tensor<V, L, O>, Stop> {
+        self.build(p)
+    }
+
+    /// Scalar input `p`.
+    pub fn scalar<V: TestValue>(&self, p: usize) -> V {
+        V::from_f64(self.spec.scalars[p])
+    }
+
+    /// The tensor output `p`, holding stale entries.
+    pub fn output<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+        &mut self,
+        p: usize,
+    ) -> Result<Tensor<V, L, O>, Stop> {
+        let t = self.build(p)?;
+        self.old = self.stored[p].take().map(|s| s.entries).unwrap_or_default();
+        self.phase = "in the kernel call".into();
+        Ok(t)
+    }
+
+    /// The scalar output `p`, holding a stale value.
+    pub fn scalar_output<V: TestValue>(&mut self, p: usize) -> V {
+        let v = self.spec.scalars[p];
+        self.old = vec![(Vec::new(), v)];
+        self.phase = "in the kernel call".into();
+        V::from_f64(v)
+    }
+
+    /// Records a tensor output after the call.
+    pub fn finish_tensor<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+        &mut self,
+        r: Result<(), Error>,
+        y: &Tensor<V, L, O>,
+    ) {
+        self.result = Some(r.map_err(|e| e.to_string()));
+        self.phase = "while reading the output".into();
+        match revalidate(y) {
+            Ok(()) => self.got = Some(as_f64(y.entries())),
+            Err(e) => {
+                let fmt = self.kernel.out_format().expect("a tensor output");
+                let ret = match &self.result {
+                    Some(Ok(())) => "Ok".to_string(),
+                    Some(Err(m)) => format!("Err({m})"),
+                    None => "?".into(),
+                };
+                let d = format!(
+                    "output {} is invalid after the call (which returned {ret}): {e}",
+                    fmt.describe()
+                );
+                self.fail(Class::InvalidOutput, d);
+            }
+        }
+    }
+
+    /// Records the scalar output after the call.
+    pub fn finish_scalar<V: TestValue>(&mut self, r: Result<(), Error>, v: V) {
+        self.result = Some(r.map_err(|e| e.to_string()));
+        self.got = Some(vec![(Vec::new(), v.to_f64())]);
+    }
+
+    /// Compares what the call did with the reference.
+    fn check(&mut self) {
+        let Some(result) = self.result.clone() else {
+            self.fail(Class::Wrong, "the kernel was not called".into());
+            return;
+        };
+        if self.spec.expect_err() {
+            if result.is_ok() {
+                self.fail(
+                    Class::Wrong,
+                    "returned Ok(()) for operands whose shapes disagree".into(),
+                );
+            }
+            return;
+        }
+        if let Err(m) = result {
+            self.fail(
+                Class::Wrong,
+                format!("returned Err for consistent shapes: {m}"),
+            );
+            return;
+        }
+        let Some(got) = self.got.clone() else { return };
+        let k = self.kernel;
+        let points = reference::evaluate(k, &self.spec.var_sizes, &self.stored, &self.spec.scalars);
+        let verdict = if k.dense_output() {
+            reference::check_dense(k, &points, &self.old, &got)
+        } else {
+            reference::check_sparse(k, &points, &got)
+        };
+        if let Err(d) = verdict {
+            self.fail(Class::Wrong, d);
+        }
+    }
+}
+
+thread_local! {
+    static CAPTURING: RefCell<Option<String>> = const { RefCell::new(None) };
+    static CURRENT_KERNEL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Installs (once) a panic hook that records the location of panics raised while a kernel
+/// runs, instead of printing them; other panics go to the previous hook.
+fn install_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let captured = CAPTURING.with(|c| {
+                let mut c = c.borrow_mut();
+                match c.as_mut() {
+                    Some(slot) => {
+                        *slot = info
+                            .location()
+                            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                            .unwrap_or_default();
+                        // One line on stderr, so that a panic that turns into an abort (a
+                        // panic while unwinding) still leaves its message for the driver.
+                        eprintln!(
+                            "[difftest] kernel {}: panic{slot}: {}",
+                            CURRENT_KERNEL.with(|k| k.get()),
+                            info.payload_as_str().unwrap_or("(non-string payload)")
+                        );
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if !captured {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f`, turning a panic into `Err(message with location)`.
+fn capture<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    install_hook();
+    CAPTURING.with(|c| *c.borrow_mut() = Some(String::new()));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    let loc = CAPTURING
+        .with(|c| c.borrow_mut().take())
+        .unwrap_or_default();
+    r.map_err(|p| format!("{}{loc}", gen::classify::payload_message(&*p)))
+}
+
+/// Runs kernel `id` (whose operands `call` builds) on all its data cases.
+pub fn run_kernel(id: u64, call: CallFn) -> Report {
+    CURRENT_KERNEL.with(|c| c.set(id));
+    let k = gen::generate(id);
+    let cases = data::cases(&k);
+    let mut report = Report {
+        id,
+        cases: cases.len(),
+        failures: Vec::new(),
+    };
+    for spec in &cases {
+        let mut c = Case::new(&k, spec);
+        let phase;
+        match capture(|| call(&mut c)) {
+            Err(msg) => {
+                phase = c.phase.clone();
+                c.fail(Class::Panic, format!("panicked {phase}: {msg}"));
+            }
+            Ok(Err(Stop)) => {}
+            Ok(Ok(())) => {
+                if let Err(msg) = capture(|| c.check()) {
+                    c.fail(Class::Panic, format!("panicked while checking: {msg}"));
+                }
+            }
+        }
+        let describe = spec.describe(&k);
+        report
+            .failures
+            .extend(c.failures.into_iter().map(|(class, detail)| Failure {
+                class,
+                case: Some(describe.clone()),
+                detail,
+            }));
+    }
+    report
+}
+
+/// A guess at the defect class of a failing kernel (for `known_failures.txt` and findings),
+/// from the compiler's verdict and the failures' classes and details.
+pub fn defect_class(
+    k: &Kernel,
+    verdict: Option<&gen::classify::Verdict>,
+    failures: &[(Class, String)],
+) -> &'static str {
+    use gen::classify::Verdict;
+    use gen::semantics::Limitation;
+    match verdict {
+        Some(Verdict::CompilerPanic(m)) if m.contains("r#") => return "raw-ident-panic",
+        Some(Verdict::CompilerPanic(_)) => return "compiler-panic",
+        Some(Verdict::InternalError(_)) => return "internal-error",
+        Some(Verdict::RefusedOutsideLimitations(_)) => return "refused-valid",
+        Some(Verdict::RefusedForWrongReason(..)) => return "refused-wrong-reason",
+        Some(Verdict::AcceptedBeyondRules(l)) if l.contains(&Limitation::OutputFormat) => {
+            return "unassemblable-output"
+        }
+        Some(Verdict::AcceptedBeyondRules(_)) => return "accepted-beyond-rules",
+        _ => {}
+    }
+    let has = |c: Class| failures.iter().any(|f| f.0 == c);
+    let says = |s: &str| failures.iter().any(|f| f.1.contains(s));
+    let src = k.source();
+    let tricky = [
+        "p_", "end_", "c_", "r_", "begin_", "dim_", "_vals", "_levels", "_l", "pos_",
+    ]
+    .iter()
+    .any(|t| src.contains(t))
+        || k.var_names
+            .iter()
+            .any(|v| v.starts_with('t') || v.ends_with(char::is_numeric));
+    if has(Class::Compile) {
+        return if tricky {
+            "name-collision"
+        } else {
+            "compile-error"
+        };
+    }
+    if has(Class::InvalidInput) {
+        return "from-entries-invalid";
+    }
+    if has(Class::Abort) {
+        return "abort";
+    }
+    if has(Class::Panic) {
+        return "panic";
+    }
+    if has(Class::InvalidOutput) {
+        return "invalid-output";
+    }
+    if says("nothing contributes there") {
+        return "explicit-zeros";
+    }
+    if says("stale value was left") || says("is missing") {
+        return "dense-operand-in-sum";
+    }
+    if says("for operands whose shapes disagree") || says("Err for consistent") {
+        return "shape-check";
+    }
+    "wrong-value"
+}
+
+/// Escapes a message onto one line.
+pub fn one_line(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+/// Undoes [`one_line`].
+pub fn from_one_line(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(o) => out.push(o),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The main function of a batch process (see the sweep driver): runs the kernels named on the
+/// command line (all of `table` if none), printing one `START id` line before each kernel, one
+/// `FAIL id class escaped-case escaped-detail` line per failure (tab-separated) and one
+/// `DONE id cases` line after it.
+pub fn child_main(table: &[(u64, CallFn)]) {
+    let ids: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("kernel ids"))
+        .collect();
+    for &(id, call) in table {
+        if !ids.is_empty() && !ids.contains(&id) {
+            continue;
+        }
+        println!("START {id}");
+        let report = run_kernel(id, call);
+        for f in &report.failures {
+            println!(
+                "FAIL\t{id}\t{}\t{}\t{}",
+                f.class,
+                one_line(f.case.as_deref().unwrap_or("")),
+                one_line(&f.detail)
+            );
+        }
+        println!("DONE {id} {}", report.cases);
+    }
+}
