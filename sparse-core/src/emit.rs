@@ -137,7 +137,8 @@ fn shape_checks(kernel: &Kernel) -> TokenStream {
     let mut seen = HashSet::new();
     for access in &kernel.accesses {
         for (mode, &v) in access.vars.iter().enumerate() {
-            if seen.insert((access.tensor, mode)) {
+            // Per variable: one tensor mode may be bound to two variables (`d(j, l) * d(l, j)`).
+            if seen.insert((v, access.tensor, mode)) {
                 per_var[v].push((access.tensor, mode));
             }
         }

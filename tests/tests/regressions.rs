@@ -506,3 +506,26 @@ mod output_valid_after_a_panic {
         Ok(())
     }
 }
+
+/// A tensor used twice with permuted indices binds one mode to two variables: the shape check
+/// must compare them (found by the differential tester: an out-of-bounds read on a 2 x 3 `d`).
+mod one_mode_two_variables {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn trace_of_square(s: &mut f64, d: &Dense2<f64>) {
+            s = -(d(j, l) * d(l, j))
+        }
+    }
+
+    #[test]
+    fn non_square_is_an_error_square_is_right() -> Result<(), Error> {
+        let mut s = 0.0;
+        let wide = Dense2::from_vec(2, 3, vec![1.0; 6])?;
+        assert!(trace_of_square(&mut s, &wide).is_err());
+        let square = Dense2::from_vec(2, 2, vec![1.0, 2.0, 3.0, 4.0])?;
+        trace_of_square(&mut s, &square)?;
+        assert_eq!(s, -(1.0 + 2.0 * 3.0 + 3.0 * 2.0 + 16.0));
+        Ok(())
+    }
+}
