@@ -91,17 +91,37 @@ pub fn expand(input: TokenStream) -> TokenStream {
     if let Err(e) = limits::check_nesting(&input) {
         return e.to_compile_error();
     }
-    match syn::parse2::<KernelItems>(input) {
-        Ok(items) => items
-            .0
-            .into_iter()
-            .map(|item| match item {
-                Ok(item) => compile_fn(&item),
-                Err((item, error)) => stub(&item, error),
-            })
-            .collect(),
-        Err(e) => e.to_compile_error(),
+    let items = match syn::parse2::<KernelItems>(input) {
+        Ok(items) => items.0,
+        Err(e) => return e.to_compile_error(),
+    };
+    if items.len() > limits::MAX_KERNELS {
+        // Only stubs: compiling them all could take longer than a macro should.
+        let signature = |item: &KernelItem| match item {
+            Ok(f) | Err((f, _)) => f.sig.ident.span(),
+        };
+        let error = syn::Error::new(
+            signature(&items[limits::MAX_KERNELS]),
+            format!(
+                "one `sparse_kernel!` holds at most {} functions, this one {}\nhelp: split them into several `sparse_kernel!` blocks",
+                limits::MAX_KERNELS,
+                items.len()
+            ),
+        );
+        let mut out = error.to_compile_error();
+        for item in &items {
+            let (Ok(f) | Err((f, _))) = item;
+            out.extend(stub_only(f));
+        }
+        return out;
     }
+    items
+        .into_iter()
+        .map(|item| match item {
+            Ok(item) => compile_fn(&item),
+            Err((item, error)) => stub(&item, error),
+        })
+        .collect()
 }
 
 /// Everything the compiler knows about one kernel, for tests and tools.
@@ -164,7 +184,13 @@ fn compile_fn(item: &syn::ItemFn) -> TokenStream {
 /// On error: the errors plus the function's signature with a stub body, so callers see one
 /// error at the kernel rather than a cascade at every call site.
 fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
-    let errors = error.to_compile_error();
+    let mut out = error.to_compile_error();
+    out.extend(stub_only(item));
+    out
+}
+
+/// The function's signature with an unreachable body.
+fn stub_only(item: &syn::ItemFn) -> TokenStream {
     // Only what a plain function may carry, so the stub adds no error of its own.
     let attrs = item
         .attrs
@@ -178,7 +204,6 @@ fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
     sig.abi = None;
     sig.variadic = None;
     quote! {
-        #errors
         #(#attrs)*
         #[allow(unused_variables)]
         #vis #sig {

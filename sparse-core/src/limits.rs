@@ -12,6 +12,9 @@ pub const MAX_BODY_TOKENS: usize = 1024;
 /// The deepest nesting of groups (parentheses, brackets, braces) or angle brackets in the input.
 pub const MAX_NESTING: usize = 64;
 
+/// The most functions one `sparse_kernel!` invocation may hold.
+pub const MAX_KERNELS: usize = 64;
+
 /// The most parameters a kernel may take.
 pub const MAX_PARAMS: usize = 256;
 

@@ -61,3 +61,14 @@ fn wide_sums_expand_linearly() {
     // Doubling the operands at most a little more than doubles the code.
     assert!(s16 < 3 * s8 && s32 < 3 * s16, "{s8} {s16} {s32}");
 }
+
+#[test]
+fn many_kernels_in_one_invocation_are_refused() {
+    let kernels: String = (0..70)
+        .map(|k| format!("fn f{k}(y: &mut Dense1<f64>, x: &Dense1<f64>) {{ y(i) = x(i) }}\n"))
+        .collect();
+    let out = expand(&kernels);
+    assert!(out.contains("at most 64 functions"), "{out}");
+    assert_eq!(out.matches("compile_error").count(), 1);
+    assert!(out.contains("fn f69"), "every function keeps its stub");
+}
