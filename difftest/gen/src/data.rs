@@ -183,28 +183,42 @@ pub fn coordinates(shape: &[usize]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Keeps the entries (greedily, in order) that the format can hold: a singleton level holds
-/// one entry per parent position (so under a unique parent, entries must differ above it).
-///
-/// The runtime's `from_entries` also refuses two entries that share a singleton position with
-/// the same coordinate and differ only below it, so they are not generated either.
+/// Keeps the entries (greedily, in order) that the format can hold. A non-unique compressed
+/// level stores one position per distinct (parent, coordinate tuple), the tuple running through
+/// the branchless levels below it down to the first unique one; any other singleton level holds
+/// one coordinate per parent position, so entries that share its parent position must agree on
+/// it (equal coordinates share the position).
 pub fn representable(f: &Format, entries: Entries) -> Entries {
     let n = f.order();
-    let mut taken: BTreeSet<(usize, Vec<usize>)> = BTreeSet::new();
+    let mut taken: BTreeMap<(usize, Vec<usize>), usize> = BTreeMap::new();
     let mut kept = Vec::new();
-    'entries: for (e, (coord, v)) in entries.into_iter().enumerate() {
+    'entries: for (coord, v) in entries {
         let storage: Vec<usize> = (0..n).map(|l| coord[f.modes[l]]).collect();
         let mut key: Vec<usize> = Vec::new();
         let mut claims = Vec::new();
-        for (level, kind) in f.kinds.iter().enumerate() {
+        let mut level = 0;
+        while level < n {
+            let kind = f.kinds[level];
+            key.push(storage[level]);
+            level += 1;
             match kind {
-                Kind::Dense | Kind::Compressed => key.push(storage[level]),
-                Kind::CompressedNu => key = vec![usize::MAX, e],
-                Kind::Singleton | Kind::SingletonNu => {
-                    if taken.contains(&(level, key.clone())) {
-                        continue 'entries;
+                Kind::Dense | Kind::Compressed => {}
+                Kind::CompressedNu => {
+                    // The run: branchless levels below, through the first unique one.
+                    let mut unique = false;
+                    while level < n && !unique && f.kinds[level].singleton() {
+                        unique = f.kinds[level] == Kind::Singleton;
+                        key.push(storage[level]);
+                        level += 1;
                     }
-                    claims.push((level, key.clone()));
+                }
+                Kind::Singleton | Kind::SingletonNu => {
+                    let parent = key[..key.len() - 1].to_vec();
+                    match taken.get(&(level - 1, parent.clone())) {
+                        Some(&c) if c != storage[level - 1] => continue 'entries,
+                        Some(_) => {}
+                        None => claims.push(((level - 1, parent), storage[level - 1])),
+                    }
                 }
             }
         }
@@ -385,7 +399,23 @@ mod tests {
             (vec![0, 1], 4.0),
         ];
         let kept = representable(&f, e);
-        assert_eq!(kept, vec![(vec![0, 1], 1.0), (vec![1, 0], 3.0)]);
+        // A repeated coordinate shares its position (from_entries sums the two).
+        assert_eq!(
+            kept,
+            vec![(vec![0, 1], 1.0), (vec![1, 0], 3.0), (vec![0, 1], 4.0)]
+        );
+        // A run of a non-unique level ends at its first unique singleton; a singleton below
+        // holds one coordinate per tuple.
+        let runs = fmt(
+            vec![Kind::CompressedNu, Kind::Singleton, Kind::Singleton],
+            vec![0, 1, 2],
+        );
+        let e = vec![
+            (vec![0, 0, 2], 1.0),
+            (vec![0, 0, 3], 2.0),
+            (vec![0, 1, 3], 3.0),
+        ];
+        assert_eq!(representable(&runs, e).len(), 2);
         let coo = fmt(vec![Kind::CompressedNu, Kind::Singleton], vec![0, 1]);
         let e = vec![(vec![0, 1], 1.0), (vec![0, 2], 2.0)];
         assert_eq!(representable(&coo, e.clone()).len(), 2);
