@@ -15,9 +15,9 @@ use crate::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
 use crate::rng::Rng;
 use crate::semantics::{limitations, Limitation};
 
-/// Most non-dense operands in one statement (known defect: wide sums blow up expansion time and
-/// memory). Raise it when the compiler handles wider sums.
-pub const MAX_SPARSE_OPERANDS: usize = 6;
+/// Most non-dense operands in one statement. Loops over more than three merge compactly (one
+/// loop over the union, run-time presence), so wide statements exercise that path.
+pub const MAX_SPARSE_OPERANDS: usize = 12;
 
 /// Most index variables in one kernel.
 pub const MAX_VARS: usize = 5;
@@ -164,8 +164,27 @@ impl Gen {
     /// A base statement shape: (name, output order hint, right side).
     fn template(&mut self) -> (&'static str, Option<usize>, Expr) {
         let (i, j, k, l) = (0, 1, 2, 3);
-        let which = self.rng.weighted(&[14, 9, 14, 7, 4, 5, 8, 4, 5, 6, 3, 21]);
+        let which = self
+            .rng
+            .weighted(&[14, 9, 14, 7, 4, 5, 8, 4, 5, 6, 3, 21, 8]);
         match which {
+            12 => {
+                // A wide sum: more iterators per loop than a merge lattice takes.
+                let order = self.rng.range(1, 3);
+                let base: Vec<usize> = (0..order).collect();
+                let operands = self.rng.range(4, 10);
+                let mut e = self.new_acc(&base);
+                for _ in 1..operands {
+                    let mut b = self.new_acc(&base);
+                    if self.rng.chance(0.25) {
+                        let c = self.new_acc(&base);
+                        b = Expr::bin(Op::Mul, b, c);
+                    }
+                    let op = [Op::Add, Op::Sub][self.rng.weighted(&[3, 1])];
+                    e = Expr::bin(op, e, b);
+                }
+                ("wide", Some(order), e)
+            }
             0 => {
                 let a = self.new_acc(&[i, j]);
                 let x = self.new_acc(&[j]);

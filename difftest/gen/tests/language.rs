@@ -375,7 +375,8 @@ fn generation_is_deterministic_and_parses() {
     for seed in 0..2000 {
         let k = sparse_difftest_gen::generate(seed);
         assert_eq!(k, sparse_difftest_gen::generate(seed));
-        assert!(k.rhs.depth() <= 6, "seed {seed}");
+        // Depth 6, or a chain of up to 10 operands (the wide template) with decorations.
+        assert!(k.rhs.depth() <= 14, "seed {seed}");
         for p in &k.params {
             if let Some(f) = p.format() {
                 assert!(f.is_valid(), "seed {seed}: {f:?}");
