@@ -26,63 +26,78 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
 
-/// One item of a `sparse_kernel!` invocation: a function, or one whose body was too large to
-/// be parsed safely (its signature, for the stub, and the error).
-type KernelItem = Result<syn::ItemFn, (syn::ItemFn, syn::Error)>;
+/// One function of a `sparse_kernel!` invocation, its body not yet parsed.
+struct RawKernel {
+    attrs: Vec<syn::Attribute>,
+    vis: syn::Visibility,
+    sig: syn::Signature,
+    body: proc_macro2::Group,
+}
 
-/// The items of one `sparse_kernel!` invocation.
-struct KernelItems(Vec<KernelItem>);
+/// The functions of one `sparse_kernel!` invocation.
+struct KernelItems(Vec<RawKernel>);
 
 impl Parse for KernelItems {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut items = Vec::new();
         while !input.is_empty() {
-            items.push(parse_kernel_fn(input)?);
+            let attrs = input.call(syn::Attribute::parse_outer)?;
+            let vis = input.parse()?;
+            let sig = input.parse()?;
+            let body: proc_macro2::Group = input.parse()?;
+            if body.delimiter() != proc_macro2::Delimiter::Brace {
+                return Err(syn::Error::new(
+                    body.span(),
+                    "expected a function body `{ ... }`",
+                ));
+            }
+            items.push(RawKernel {
+                attrs,
+                vis,
+                sig,
+                body,
+            });
         }
         Ok(KernelItems(items))
     }
 }
 
-/// A function item whose body is parsed only if it is within [`limits::MAX_BODY_TOKENS`].
-fn parse_kernel_fn(input: ParseStream) -> syn::Result<KernelItem> {
-    let mut attrs = input.call(syn::Attribute::parse_outer)?;
-    let vis: syn::Visibility = input.parse()?;
-    let sig: syn::Signature = input.parse()?;
-    let body: proc_macro2::Group = input.parse()?;
-    if body.delimiter() != proc_macro2::Delimiter::Brace {
-        return Err(syn::Error::new(
-            body.span(),
-            "expected a function body `{ ... }`",
-        ));
+impl RawKernel {
+    /// The function with an empty body (for a stub).
+    fn signature_only(&self) -> syn::ItemFn {
+        syn::ItemFn {
+            attrs: self.attrs.clone(),
+            vis: self.vis.clone(),
+            sig: self.sig.clone(),
+            block: Box::new(syn::Block {
+                brace_token: syn::token::Brace(self.body.delim_span()),
+                stmts: Vec::new(),
+            }),
+        }
     }
-    let mut block = Box::new(syn::Block {
-        brace_token: syn::token::Brace(body.delim_span()),
-        stmts: Vec::new(),
-    });
-    let tokens = limits::count_tokens(&body.stream());
-    if tokens > limits::MAX_BODY_TOKENS {
-        let item = syn::ItemFn {
-            attrs,
-            vis,
-            sig,
-            block,
+
+    /// The function with its body parsed, if the body is within
+    /// [`limits::MAX_BODY_TOKENS`] and parses; else the stub's item and the error.
+    fn parse(self) -> Result<syn::ItemFn, (syn::ItemFn, syn::Error)> {
+        let mut item = self.signature_only();
+        let tokens = limits::count_tokens(&self.body.stream());
+        if tokens > limits::MAX_BODY_TOKENS {
+            return Err((item, limits::body_too_large(&self.body, tokens)));
+        }
+        let parse_body = |content: ParseStream| {
+            let inner = content.call(syn::Attribute::parse_inner)?;
+            let stmts = content.call(syn::Block::parse_within)?;
+            Ok((inner, stmts))
         };
-        return Ok(Err((item, limits::body_too_large(&body, tokens))));
+        match syn::parse::Parser::parse2(parse_body, self.body.stream()) {
+            Ok((inner, stmts)) => {
+                item.attrs.extend(inner);
+                item.block.stmts = stmts;
+                Ok(item)
+            }
+            Err(e) => Err((item, e)),
+        }
     }
-    let parse_body = |content: ParseStream| {
-        let inner = content.call(syn::Attribute::parse_inner)?;
-        let stmts = content.call(syn::Block::parse_within)?;
-        Ok((inner, stmts))
-    };
-    let (inner, stmts) = syn::parse::Parser::parse2(parse_body, body.stream())?;
-    attrs.extend(inner);
-    block.stmts = stmts;
-    Ok(Ok(syn::ItemFn {
-        attrs,
-        vis,
-        sig,
-        block,
-    }))
 }
 
 /// Compiles the body of a `sparse_kernel!` invocation into Rust items. Never panics: user
@@ -96,28 +111,21 @@ pub fn expand(input: TokenStream) -> TokenStream {
         Err(e) => return e.to_compile_error(),
     };
     if items.len() > limits::MAX_KERNELS {
-        // Only stubs: compiling them all could take longer than a macro should.
-        let signature = |item: &KernelItem| match item {
-            Ok(f) | Err((f, _)) => f.sig.ident.span(),
-        };
+        // Only the error, without parsing the bodies: compiling (or even stubbing) thousands
+        // of functions could take longer than a macro should.
         let error = syn::Error::new(
-            signature(&items[limits::MAX_KERNELS]),
+            items[limits::MAX_KERNELS].sig.ident.span(),
             format!(
                 "one `sparse_kernel!` holds at most {} functions, this one {}\nhelp: split them into several `sparse_kernel!` blocks",
                 limits::MAX_KERNELS,
                 items.len()
             ),
         );
-        let mut out = error.to_compile_error();
-        for item in &items {
-            let (Ok(f) | Err((f, _))) = item;
-            out.extend(stub_only(f));
-        }
-        return out;
+        return error.to_compile_error();
     }
     items
         .into_iter()
-        .map(|item| match item {
+        .map(|item| match item.parse() {
             Ok(item) => compile_fn(&item),
             Err((item, error)) => stub(&item, error),
         })

@@ -70,5 +70,4 @@ fn many_kernels_in_one_invocation_are_refused() {
     let out = expand(&kernels);
     assert!(out.contains("at most 64 functions"), "{out}");
     assert_eq!(out.matches("compile_error").count(), 1);
-    assert!(out.contains("fn f69"), "every function keeps its stub");
 }
