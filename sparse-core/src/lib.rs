@@ -78,11 +78,11 @@ impl RawKernel {
 
     /// The function with its body parsed, if the body is within
     /// [`limits::MAX_BODY_TOKENS`] and parses; else the stub's item and the error.
-    fn parse(self) -> Result<syn::ItemFn, (syn::ItemFn, syn::Error)> {
+    fn parse(self) -> Result<syn::ItemFn, Box<(syn::ItemFn, syn::Error)>> {
         let mut item = self.signature_only();
         let tokens = limits::count_tokens(&self.body.stream());
         if tokens > limits::MAX_BODY_TOKENS {
-            return Err((item, limits::body_too_large(&self.body, tokens)));
+            return Err(Box::new((item, limits::body_too_large(&self.body, tokens))));
         }
         let parse_body = |content: ParseStream| {
             let inner = content.call(syn::Attribute::parse_inner)?;
@@ -95,7 +95,7 @@ impl RawKernel {
                 item.block.stmts = stmts;
                 Ok(item)
             }
-            Err(e) => Err((item, e)),
+            Err(e) => Err(Box::new((item, e))),
         }
     }
 }
@@ -127,7 +127,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
         .into_iter()
         .map(|item| match item.parse() {
             Ok(item) => compile_fn(&item),
-            Err((item, error)) => stub(&item, error),
+            Err(failed) => stub(&failed.0, failed.1),
         })
         .collect()
 }
