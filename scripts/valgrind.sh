@@ -16,7 +16,7 @@ bins=$(cargo test "${flag[@]}" -p sparse-runtime -p sparse-tests -p sparse-difft
   | python3 -c 'import json,sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] != "ui":
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] and m["target"]["name"] != "ui":
         print(m["executable"])')
 for bin in $bins; do
   echo "== $bin"
