@@ -3,8 +3,8 @@
 //! accumulating across its iterations. When a statement has several additive terms, each with
 //! its own sums, no single loop order may suit every term; then the right side is split into
 //! its additive terms (sums distributed over the additions below them, `Σ_i (a + b) = Σ_i a +
-//! Σ_i b`, and nested sums merged, `Σ_i Σ_k e = Σ_{i,k} e`), and consecutive terms are grouped
-//! into loop nests that each have an order, computed one after the other: the first nest writes
+//! Σ_i b`, and nested sums merged, `Σ_i Σ_k e = Σ_{i,k} e`), and the terms are grouped (first
+//! fit) into loop nests that each have an order, computed one after the other: the first nest writes
 //! the output (`=` or `+=`), every later nest adds to it. This is sound because the output is
 //! linear in its terms and a dense output can be written and accumulated in any order.
 //!
@@ -56,29 +56,29 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
     Some(group_terms(kernel, terms))
 }
 
-/// Greedily groups consecutive terms while one order still traverses the whole group. Every
-/// term has an order of its own, so every group does.
+/// Groups terms into as few nests as a first fit finds: each term joins the first group that
+/// one order still traverses with it, else starts a group. The output accumulates, so terms
+/// may be regrouped freely; every term has an order of its own, so every group does.
 fn group_terms(kernel: &Kernel, terms: Vec<Expr>) -> Vec<Part> {
-    let mut parts: Vec<Part> = Vec::new();
-    let mut group: Option<(Expr, Vec<VarId>)> = None;
+    let mut groups: Vec<(Expr, Vec<VarId>)> = Vec::new();
     for term in terms {
-        if let Some((g, _)) = &group {
+        let joined = groups.iter_mut().find_map(|(g, order)| {
             let grown = Expr::binary(BinOp::Add, g.clone(), term.clone());
-            if let Some(order) = ordered(kernel, &grown) {
-                group = Some((grown, order));
-                continue;
-            }
-        }
-        let order = ordered(kernel, &term).unwrap_or_default();
-        if let Some((done, order)) = group.replace((term, order)) {
-            parts.push(part(kernel, done, order, parts.is_empty()));
+            let grown_order = ordered(kernel, &grown)?;
+            *g = grown;
+            *order = grown_order;
+            Some(())
+        });
+        if joined.is_none() {
+            let order = ordered(kernel, &term).unwrap_or_default();
+            groups.push((term, order));
         }
     }
-    if let Some((last, order)) = group {
-        let first = parts.is_empty();
-        parts.push(part(kernel, last, order, first));
-    }
-    parts
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(n, (rhs, order))| part(kernel, rhs, order, n == 0))
+        .collect()
 }
 
 fn ordered(kernel: &Kernel, rhs: &Expr) -> Option<Vec<VarId>> {
