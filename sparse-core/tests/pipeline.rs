@@ -160,6 +160,12 @@ fn statements_split_when_no_single_order_exists() {
     .unwrap();
     let split = compile(&item).expect("a dense output is split into two nests");
     assert_eq!(split.orders.len(), 2);
+    // Terms regroup freely (first fit): alternating orders still make two nests.
+    let item: syn::ItemFn = syn::parse_str(
+        "fn f(a: &mut Dense2<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) - b(i, j) + c(j, i) }",
+    )
+    .unwrap();
+    assert_eq!(compile(&item).expect("split").orders.len(), 2);
     let item: syn::ItemFn = syn::parse_str(
         "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }",
     )
