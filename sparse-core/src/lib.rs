@@ -192,13 +192,7 @@ fn compile_fn(item: &syn::ItemFn) -> TokenStream {
 /// On error: the errors plus the function's signature with a stub body, so callers see one
 /// error at the kernel rather than a cascade at every call site.
 fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
-    let mut out = error.to_compile_error();
-    out.extend(stub_only(item));
-    out
-}
-
-/// The function's signature with an unreachable body.
-fn stub_only(item: &syn::ItemFn) -> TokenStream {
+    let errors = error.to_compile_error();
     // Only what a plain function may carry, so the stub adds no error of its own.
     let attrs = item
         .attrs
@@ -212,6 +206,7 @@ fn stub_only(item: &syn::ItemFn) -> TokenStream {
     sig.abi = None;
     sig.variadic = None;
     quote! {
+        #errors
         #(#attrs)*
         #[allow(unused_variables)]
         #vis #sig {
