@@ -369,6 +369,17 @@ pub fn case_seed(seed: u64, shape: &[usize], operand: u64) -> u64 {
     )
 }
 
+/// The coordinates a tensor stores, in order (a sparse output's pattern).
+pub fn stored<V: Value, L: Levels, O: ModeOrder>(t: &Tensor<V, L, O>) -> Vec<Vec<usize>> {
+    t.entries().into_iter().map(|(c, _)| c).collect()
+}
+
+/// Re-validates a kernel's output through the validating constructor.
+pub fn revalidate<V: Value, L: Levels + Clone, O: ModeOrder>(t: &Tensor<V, L, O>) {
+    let again = Tensor::<V, L, O>::from_levels(t.shape(), t.levels().clone(), t.vals().to_vec());
+    assert!(again.is_ok(), "output is invalid: {again:?}");
+}
+
 /// `y = A x` over any value type.
 pub fn matvec<V: TestValue>(a: &DenseT<V>, x: &DenseT<V>) -> DenseT<V> {
     let mut y = DenseT::zeros(&[a.dim(0)]);

@@ -36,15 +36,6 @@ fn pattern(entries: &[&Entries<f64>]) -> Vec<Vec<usize>> {
     set.into_iter().collect()
 }
 
-fn stored<L: Levels, O: ModeOrder>(t: &Tensor<f64, L, O>) -> Vec<Vec<usize>> {
-    t.entries().into_iter().map(|(c, _)| c).collect()
-}
-
-fn revalidate<L: Levels + Clone, O: ModeOrder>(t: &Tensor<f64, L, O>) {
-    let again = Tensor::<f64, L, O>::from_levels(t.shape(), t.levels().clone(), t.vals().to_vec());
-    assert!(again.is_ok(), "output is invalid: {again:?}");
-}
-
 /// Entries of `count` operands of one case, of mixed densities.
 fn operands(shape: &[usize], count: u64, density: f64, seed: u64) -> Vec<Entries<f64>> {
     (0..count)

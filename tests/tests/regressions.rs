@@ -18,17 +18,6 @@ fn each_case(mut f: impl FnMut(usize, f64, u64)) {
     }
 }
 
-/// The coordinates a sparse output stores, in order.
-fn stored<L: Levels, O: ModeOrder>(t: &Tensor<f64, L, O>) -> Vec<Vec<usize>> {
-    t.entries().into_iter().map(|(c, _)| c).collect()
-}
-
-/// Re-validates a kernel's output through the validating constructor.
-fn revalidate<L: Levels + Clone, O: ModeOrder>(t: &Tensor<f64, L, O>) {
-    let again = Tensor::<f64, L, O>::from_levels(t.shape(), t.levels().clone(), t.vals().to_vec());
-    assert!(again.is_ok(), "output is invalid: {again:?}");
-}
-
 /// Issue 5, item 1: a dense operand inside a parenthesised sum, multiplied by a sparse operand,
 /// does not cover the dimension (the lattice point pruned for lacking it was reachable).
 mod dense_operand_in_union_times_sparse {
