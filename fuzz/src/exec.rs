@@ -1,4 +1,5 @@
-//! Running one input: `expand` under `catch_unwind`, its wall time and peak memory measured,
+//! Running one input: `expand` under `catch_unwind`, its wall time, CPU time and peak memory
+//! measured,
 //! its output checked to parse as Rust items, and a watchdog that aborts the process when one
 //! input runs far too long (the parent process then records a hang).
 
@@ -32,6 +33,9 @@ pub struct Measured {
     pub outcome: Outcome,
     /// Wall time of `expand`.
     pub time: Duration,
+    /// CPU time the running thread spent in `expand`: the macro's own cost, which a loaded
+    /// machine does not inflate (wall time where the platform has no thread clock).
+    pub cpu: Duration,
     /// Peak bytes allocated by `expand` beyond what was live when it started.
     pub peak: usize,
 }
@@ -112,9 +116,14 @@ pub fn run_tokens(id: u64, input: TokenStream) -> Measured {
     RUNNING.store(id, Ordering::SeqCst);
     let base = alloc::start();
     IN_EXPAND.with(|f| f.set(true));
+    let c0 = thread_cpu_time();
     let t0 = Instant::now();
     let result = panic::catch_unwind(AssertUnwindSafe(|| sparse_core::expand(input)));
     let time = t0.elapsed();
+    let cpu = match (c0, thread_cpu_time()) {
+        (Some(c0), Some(c1)) => c1.saturating_sub(c0),
+        _ => time,
+    };
     IN_EXPAND.with(|f| f.set(false));
     let peak = alloc::peak_since(base);
     let outcome = match result {
@@ -129,8 +138,34 @@ pub fn run_tokens(id: u64, input: TokenStream) -> Measured {
     Measured {
         outcome,
         time,
+        cpu,
         peak,
     }
+}
+
+/// CPU time consumed so far by the calling thread.
+#[cfg(unix)]
+fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call, and
+    // CLOCK_THREAD_CPUTIME_ID is a clock every supported unix provides; on failure the call
+    // returns nonzero and leaves nothing borrowed.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    Some(Duration::new(
+        u64::try_from(ts.tv_sec).ok()?,
+        u32::try_from(ts.tv_nsec).ok()?,
+    ))
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
 }
 
 /// Outputs nested deeper than this are checked on a thread with [`CHECK_STACK_SIZE`]: the

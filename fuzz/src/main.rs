@@ -22,8 +22,9 @@ sparse-fuzz: runs sparse_core::expand on generated inputs in worker processes.
   --seed S          seed of the run (default 1); input i is regenerated from (S, i)
   --start I         first input index (default 0)
   --workers W       worker processes (default 2)
-  --hang-ms T       an input slower than this is a hang (default 1000)
-  --timeout-ms T    the watchdog aborts a worker after this long on one input (default 10000)
+  --hang-ms T       an input that computes longer than this (CPU time) is a hang (default 1000)
+  --timeout-ms T    the watchdog aborts a worker after this long (wall time) on one input
+                    (default 10000)
   --mem-mb M        an input whose peak exceeds this is a memory failure (default 1024)
   --cap-mb M        allocation fails past this much live memory per worker (default 4096)
   --out DIR         where failing inputs and the summary go (default target/fuzz-out)
@@ -286,8 +287,9 @@ fn worker(c: Config, first: u64, stride: u64) {
                     Outcome::BadOutput(msg) => format!("bad {}", escape(msg)),
                 };
                 pending.push_str(&format!(
-                    "d {id} {generator} {} {} {outcome}\n",
+                    "d {id} {generator} {} {} {} {outcome}\n",
                     m.time.as_micros(),
+                    m.cpu.as_micros(),
                     m.peak
                 ));
             }
@@ -327,6 +329,14 @@ struct Class {
     message: String,
 }
 
+/// The time one input spent in `expand`.
+#[derive(Clone, Copy)]
+struct Times {
+    wall: Duration,
+    /// The hang criterion: the expanding thread's CPU time.
+    cpu: Duration,
+}
+
 #[derive(Default)]
 struct Stats {
     execs: u64,
@@ -340,7 +350,11 @@ struct Stats {
     memory: u64,
     crashes: u64,
     bad: u64,
+    /// The input with the most CPU time in `expand`, and the one with the most wall time.
     slowest: (Duration, u64),
+    slowest_wall: (Duration, u64),
+    /// Inputs over the hang limit in wall time but not in CPU time: the machine was busy.
+    wall_only: u64,
     peak: (usize, u64),
     classes: BTreeMap<String, Class>,
 }
@@ -426,7 +440,7 @@ impl Shared {
         );
     }
 
-    fn done(&self, id: u64, generator: usize, time: Duration, peak: usize, outcome: &str) {
+    fn done(&self, id: u64, generator: usize, time: Times, peak: usize, outcome: &str) {
         let c = &self.config;
         {
             let mut s = self.stats.lock().expect("stats lock");
@@ -435,16 +449,23 @@ impl Shared {
             if outcome == "ok" {
                 s.accepted[generator.min(3)] += 1;
             }
-            if time > s.slowest.0 {
-                s.slowest = (time, id);
+            if time.cpu > s.slowest.0 {
+                s.slowest = (time.cpu, id);
+            }
+            if time.wall > s.slowest_wall.0 {
+                s.slowest_wall = (time.wall, id);
+            }
+            if time.wall > c.hang && time.cpu <= c.hang {
+                s.wall_only += 1;
             }
             if peak > s.peak.0 {
                 s.peak = (peak, id);
             }
         }
         let measured = format!(
-            "time {:.3} ms, peak memory {:.1} MB",
-            time.as_secs_f64() * 1e3,
+            "CPU time {:.3} ms, wall time {:.3} ms, peak memory {:.1} MB",
+            time.cpu.as_secs_f64() * 1e3,
+            time.wall.as_secs_f64() * 1e3,
             peak as f64 / (1 << 20) as f64
         );
         if let Some(msg) = outcome.strip_prefix("panic ") {
@@ -481,7 +502,7 @@ impl Shared {
                 &format!("{msg}\n{measured}"),
             );
         }
-        if time > c.hang {
+        if time.cpu > c.hang {
             self.fail(
                 Kind::Hang,
                 format!("hang over {} ms", c.hang.as_millis()),
@@ -599,7 +620,7 @@ fn slot(shared: &Shared, first_offset: u64, stride: u64) -> Result<(), String> {
         let mut finished = false;
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            let mut parts = line.splitn(6, ' ');
+            let mut parts = line.splitn(7, ' ');
             let tag = parts.next().unwrap_or("");
             let id: u64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
             match tag {
@@ -616,10 +637,18 @@ fn slot(shared: &Shared, first_offset: u64, stride: u64) -> Result<(), String> {
                 "d" => {
                     current = None;
                     let generator: usize = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-                    let us: u64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+                    let mut micros = || {
+                        Duration::from_micros(
+                            parts.next().and_then(|s| s.parse().ok()).unwrap_or(0),
+                        )
+                    };
+                    let time = Times {
+                        wall: micros(),
+                        cpu: micros(),
+                    };
                     let peak: usize = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
                     let outcome = parts.next().unwrap_or("ok");
-                    shared.done(id, generator, Duration::from_micros(us), peak, outcome);
+                    shared.done(id, generator, time, peak, outcome);
                 }
                 "e" => finished = true,
                 _ => {}
@@ -738,6 +767,12 @@ fn summary(shared: &Shared, elapsed: Duration) -> String {
         format!("{} files replayed", c.replay.len())
     };
     out.push_str(&format!(
+        "fuzz: slowest input by wall time {:.1} ms; {} inputs over {} s of wall time but not of CPU time (a busy machine, not a hang)\n",
+        s.slowest_wall.0.as_secs_f64() * 1e3,
+        s.wall_only,
+        c.hang.as_secs_f64(),
+    ));
+    out.push_str(&format!(
         "fuzz: {} bad outputs, {} inputs did not lex, {} known failures skipped; {:.0} executions/s over {:.1} s with {} workers; {run}\n",
         s.bad,
         s.unlexable,
@@ -761,8 +796,9 @@ fn summary(shared: &Shared, elapsed: Duration) -> String {
         ));
     }
     out.push_str(&format!(
-        "fuzz: slowest input {}, peak memory input {}\n",
+        "fuzz: slowest input {} (CPU), {} (wall), peak memory input {}\n",
         item_name(c, s.slowest.1),
+        item_name(c, s.slowest_wall.1),
         item_name(c, s.peak.1)
     ));
     if !s.classes.is_empty() {
