@@ -1,5 +1,5 @@
 //! Expansion time and generated code size of n-way sparse additions, n = 2..=16: merge
-//! lattices give way to compact merges past four iterators per loop, so both stay polynomial.
+//! lattices give way to compact merges past three iterators per loop, so both stay polynomial.
 //!
 //! `cargo run --release -p sparse-core --example expansion_cost`
 
