@@ -76,11 +76,21 @@ fn epoch() -> Instant {
 const IDLE: u64 = u64::MAX;
 static RUNNING: AtomicU64 = AtomicU64::new(IDLE);
 static STARTED_MS: AtomicU64 = AtomicU64::new(0);
+static STARTED_CPU_US: AtomicU64 = AtomicU64::new(0);
 
-/// Starts a thread that aborts the process when one input runs longer than `limit`, after
-/// printing `fuzz-watchdog: input N ran over T ms` to stderr.
+/// A hang is judged by CPU time; wall time only backs it up, this many times the limit, for an
+/// input that would block without computing (nothing in `expand` can, but the watchdog should
+/// not rely on it).
+const WALL_FACTOR: u64 = 10;
+
+/// Starts a thread that aborts the process when one input has computed longer than `limit`
+/// (the worker's CPU time: one input runs at a time, and this thread only sleeps), or has run
+/// for [`WALL_FACTOR`] times `limit` of wall time, after printing `fuzz-watchdog: input N ran
+/// over T ms` to stderr. Judging by CPU time keeps a worker starved by other work on the
+/// machine (a `nice`d run beside a build) from being charged with a hang.
 pub fn start_watchdog(limit: Duration) {
     epoch();
+    let limit_ms = limit.as_millis() as u64;
     std::thread::Builder::new()
         .name("fuzz-watchdog".into())
         .spawn(move || loop {
@@ -89,19 +99,24 @@ pub fn start_watchdog(limit: Duration) {
             if running == IDLE {
                 continue;
             }
-            let started = STARTED_MS.load(Ordering::SeqCst);
-            let now = epoch().elapsed().as_millis() as u64;
-            if now.saturating_sub(started) > limit.as_millis() as u64
-                && RUNNING.load(Ordering::SeqCst) == running
-            {
+            let wall_ms = now_ms().saturating_sub(STARTED_MS.load(Ordering::SeqCst));
+            let cpu_ms = process_cpu_us()
+                .map(|now| now.saturating_sub(STARTED_CPU_US.load(Ordering::SeqCst)) / 1000)
+                .unwrap_or(wall_ms);
+            let over = cpu_ms > limit_ms || wall_ms > limit_ms.saturating_mul(WALL_FACTOR);
+            if over && RUNNING.load(Ordering::SeqCst) == running {
                 eprintln!(
-                    "fuzz-watchdog: input {running} ran over {} ms",
-                    limit.as_millis()
+                    "fuzz-watchdog: input {running} ran over {limit_ms} ms \
+                     ({cpu_ms} ms of CPU time, {wall_ms} ms of wall time)"
                 );
                 std::process::abort();
             }
         })
         .expect("the watchdog thread starts");
+}
+
+fn now_ms() -> u64 {
+    epoch().elapsed().as_millis() as u64
 }
 
 /// Lexes `text` and runs `expand` on it; `None` when the text does not lex. `id` names the
@@ -112,7 +127,8 @@ pub fn run(id: u64, text: &str) -> Option<Measured> {
 
 /// Runs `expand` on lexed input, as [`run`].
 pub fn run_tokens(id: u64, input: TokenStream) -> Measured {
-    STARTED_MS.store(epoch().elapsed().as_millis() as u64, Ordering::SeqCst);
+    STARTED_MS.store(now_ms(), Ordering::SeqCst);
+    STARTED_CPU_US.store(process_cpu_us().unwrap_or(0), Ordering::SeqCst);
     RUNNING.store(id, Ordering::SeqCst);
     let base = alloc::start();
     IN_EXPAND.with(|f| f.set(true));
@@ -144,16 +160,31 @@ pub fn run_tokens(id: u64, input: TokenStream) -> Measured {
 }
 
 /// CPU time consumed so far by the calling thread.
-#[cfg(unix)]
 fn thread_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    return cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID);
+    #[cfg(not(unix))]
+    return None;
+}
+
+/// CPU time consumed so far by the whole process, in microseconds.
+fn process_cpu_us() -> Option<u64> {
+    #[cfg(unix)]
+    return cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID).map(|d| d.as_micros() as u64);
+    #[cfg(not(unix))]
+    return None;
+}
+
+#[cfg(unix)]
+fn cpu_clock(clock: libc::clockid_t) -> Option<Duration> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    // SAFETY: `ts` is a valid, writable timespec for the duration of the call, and
-    // CLOCK_THREAD_CPUTIME_ID is a clock every supported unix provides; on failure the call
-    // returns nonzero and leaves nothing borrowed.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call, and both CPU
+    // clocks used here exist on every supported unix; on failure the call returns nonzero and
+    // leaves nothing borrowed.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     if rc != 0 {
         return None;
     }
@@ -161,11 +192,6 @@ fn thread_cpu_time() -> Option<Duration> {
         u64::try_from(ts.tv_sec).ok()?,
         u32::try_from(ts.tv_nsec).ok()?,
     ))
-}
-
-#[cfg(not(unix))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
 }
 
 /// Outputs nested deeper than this are checked on a thread with [`CHECK_STACK_SIZE`]: the

@@ -23,8 +23,8 @@ sparse-fuzz: runs sparse_core::expand on generated inputs in worker processes.
   --start I         first input index (default 0)
   --workers W       worker processes (default 2)
   --hang-ms T       an input that computes longer than this (CPU time) is a hang (default 1000)
-  --timeout-ms T    the watchdog aborts a worker after this long (wall time) on one input
-                    (default 10000)
+  --timeout-ms T    the watchdog aborts a worker after this much CPU time (or ten times
+                    this much wall time) on one input (default 10000)
   --mem-mb M        an input whose peak exceeds this is a memory failure (default 1024)
   --cap-mb M        allocation fails past this much live memory per worker (default 4096)
   --out DIR         where failing inputs and the summary go (default target/fuzz-out)
