@@ -1,7 +1,6 @@
 //! Running one input: `expand` under `catch_unwind`, its wall time, CPU time and peak memory
-//! measured,
-//! its output checked to parse as Rust items, and a watchdog that aborts the process when one
-//! input runs far too long (the parent process then records a hang).
+//! measured, its output checked to parse as Rust items, and a watchdog that aborts the process
+//! when one input computes far too long (the parent process then records a hang).
 
 use crate::alloc;
 use proc_macro2::TokenStream;
