@@ -4,16 +4,9 @@
 //! rejected by `from_levels`, and by `from_raw` where `from_raw` checks it.
 //! The invariants are the ones listed in each level type's documentation.
 
+use super::invalid;
 use crate::prelude::*;
 use crate::Error;
-
-/// The `InvalidLevel` level number and detail of `r`, or a panic.
-fn invalid<T: std::fmt::Debug>(r: Result<T, Error>) -> (usize, String) {
-    match r {
-        Err(Error::InvalidLevel { level, detail }) => (level, detail),
-        other => panic!("expected InvalidLevel, got {other:?}"),
-    }
-}
 
 /// Asserts that `r` is `InvalidLevel` at `level` with `needle` in its detail.
 fn assert_invalid<T: std::fmt::Debug>(r: Result<T, Error>, level: usize, needle: &str) {

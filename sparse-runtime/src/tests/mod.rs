@@ -10,3 +10,14 @@ mod prng;
 mod raw_validation;
 mod round_trip;
 mod soundness;
+
+use crate::Error;
+
+/// The `InvalidLevel` level number and detail of `r`, or a panic (shared by the
+/// validation tests).
+fn invalid<T: std::fmt::Debug>(r: Result<T, Error>) -> (usize, String) {
+    match r {
+        Err(Error::InvalidLevel { level, detail }) => (level, detail),
+        other => panic!("expected InvalidLevel, got {other:?}"),
+    }
+}

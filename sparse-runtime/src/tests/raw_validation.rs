@@ -1,15 +1,8 @@
 //! Every validation error of `from_raw`, `from_levels` and `from_csr_arrays`.
 
+use super::invalid;
 use crate::prelude::*;
 use crate::Error;
-
-/// The `InvalidLevel` level number and detail of `r`, or a panic.
-fn invalid<T: std::fmt::Debug>(r: Result<T, Error>) -> (usize, String) {
-    match r {
-        Err(Error::InvalidLevel { level, detail }) => (level, detail),
-        other => panic!("expected InvalidLevel, got {other:?}"),
-    }
-}
 
 #[test]
 fn compressed_from_raw_accepts_valid_arrays() {

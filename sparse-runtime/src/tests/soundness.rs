@@ -4,16 +4,9 @@
 //! (Sealing of `Index` and `ModeOrder` is tested by `compile_fail` doctests on
 //! the traits; the assembly guard in `append.rs`.)
 
+use super::invalid;
 use crate::prelude::*;
 use crate::Error;
-
-/// The `InvalidLevel` level number and detail of `r`, or a panic.
-fn invalid<T: std::fmt::Debug>(r: Result<T, Error>) -> (usize, String) {
-    match r {
-        Err(Error::InvalidLevel { level, detail }) => (level, detail),
-        other => panic!("expected InvalidLevel, got {other:?}"),
-    }
-}
 
 #[test]
 fn assembled_pos_without_finalize_is_rejected() {
