@@ -117,6 +117,7 @@ const TYPE_NAMES: &[&str] = &[
     "CompressedNonUnique",
     "Singleton",
     "SingletonNonUnique",
+    "NonUnique",
     "Modes",
     "Identity",
     "f64",

@@ -87,6 +87,7 @@ pub const KNOWN_NAMES: &[&str] = &[
     "CompressedNonUnique",
     "Singleton",
     "SingletonNonUnique",
+    "NonUnique",
     "Range",
     "Offset",
     "Hashed",

@@ -170,7 +170,7 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
             param.type_span,
             format!(
                 "a `{}` level cannot be the first level: it needs a parent level",
-                first.type_name
+                first.type_name()
             ),
         );
     }
@@ -187,7 +187,7 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
                 param.type_span,
                 format!(
                     "a `{}` level must be followed by a `Singleton` level",
-                    pair[0].type_name
+                    pair[0].type_name()
                 ),
                 "store coordinates as in `Coo`: (CompressedNonUnique, Singleton)",
             );
@@ -792,13 +792,14 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
     let levels = &format.levels;
     for (k, level) in levels.iter().enumerate() {
         let parent = k.checked_sub(1).map(|j| &levels[j]);
-        let parent_appends = parent.is_some_and(|p| p.assembly() == Assembly::Append);
+        let parent_appends = parent.is_some_and(|p| p.assembly() == Some(Assembly::Append));
         let reason = match level.assembly() {
-            Assembly::Insert if parent_appends => Some(
+            None => Some("cannot be assembled (it has neither insert nor append capability)"),
+            Some(Assembly::Insert) if parent_appends => Some(
                 "inserts (its positions are computed from coordinates) below a level that appends",
             ),
-            Assembly::Append if level.is_branchless() => match parent {
-                Some(p) if p.assembly() == Assembly::Append && !p.unique => None,
+            Some(Assembly::Append) if level.is_branchless() => match parent {
+                Some(p) if p.assembly() == Some(Assembly::Append) && !p.unique => None,
                 _ => Some("appends in lockstep with its parent, which must be a non-unique level that appends"),
             },
             _ => None,
@@ -808,7 +809,7 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
                 &param.ty,
                 format!(
                     "output format `{}` cannot be assembled: its `{}` level (level {k}) {reason}",
-                    format.written, level.type_name
+                    format.written, level.type_name()
                 ),
                 "use an output whose `Dense` levels come first, followed by `Compressed` levels or COO runs \
                  (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`), e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>`, `Coo<f64>` or `Dense2<f64>`",

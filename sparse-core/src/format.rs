@@ -5,127 +5,124 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-/// The level kinds the runtime provides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LevelKind {
-    /// Every coordinate of the dimension is stored (coordinate value iteration, locate).
-    Dense,
-    /// Coordinates of each parent position are a segment of `crd` delimited by `pos`.
-    Compressed,
-    /// Exactly one coordinate per parent position.
-    Singleton,
-}
+pub use crate::level::{Assembly, Iteration, LevelFn};
+use crate::level::{LevelDecl, LEVEL_SPELLINGS};
 
-/// How a level enumerates its coordinates (Chou 2018, section 3.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Iteration {
-    /// Iterate coordinates `0..size` and compute positions from them.
-    CoordinateValue,
-    /// Iterate positions and read coordinates from them.
-    CoordinatePosition,
-}
-
-/// How an output level is assembled (Chou 2018, section 3.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Assembly {
-    /// Positions are computed from coordinates; values are written in place.
-    Insert,
-    /// Coordinates are appended in order and segments closed by edges.
-    Append,
-}
-
-/// One storage level: a kind plus its properties.
+/// One storage level: a declared level kind, its property markers, and its index type. Every
+/// question a pass asks about a level is answered from the declaration and the markers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelFormat {
-    /// The level kind.
-    pub kind: LevelKind,
+    /// The level kind's declaration.
+    pub decl: &'static LevelDecl,
+    /// The property markers its type carries (`NonUnique`), each one of `decl.markers()`.
+    pub markers: Vec<&'static str>,
     /// Whether a coordinate appears at most once under each parent position.
     pub unique: bool,
-    /// Runtime type name (`Compressed`, `CompressedNonUnique`, ...), for messages.
-    pub type_name: &'static str,
+    /// Whether siblings are in increasing order.
+    pub ordered: bool,
+    /// Whether every coordinate is present under every parent position.
+    pub full: bool,
     /// The index type of its `pos`/`crd` arrays as written (`u64`), if not the default.
     pub index: Option<syn::Type>,
 }
 
 impl LevelFormat {
+    /// A level of kind `decl` configured by `markers` (each one the kind declares).
+    pub fn new(decl: &'static LevelDecl, markers: &[&'static str]) -> LevelFormat {
+        LevelFormat {
+            decl,
+            markers: markers.to_vec(),
+            unique: decl.unique.resolve(markers),
+            ordered: decl.ordered.resolve(markers),
+            full: decl.full.resolve(markers),
+            index: None,
+        }
+    }
+
+    /// Looks up a level type name of the runtime (a kind, or an alias with markers).
+    pub fn from_type_name(name: &str) -> Option<LevelFormat> {
+        let spelling = LEVEL_SPELLINGS.iter().find(|s| s.name == name)?;
+        Some(LevelFormat::new(spelling.kind, spelling.markers))
+    }
+
+    /// The shortest runtime name of this kind with these markers (`CompressedNonUnique`), or
+    /// the kind with its markers (`Compressed<u32, M>`), for messages and suggestions.
+    pub fn type_name(&self) -> String {
+        LEVEL_SPELLINGS
+            .iter()
+            .find(|s| s.kind == self.decl && s.markers == self.markers.as_slice())
+            .map(|s| s.name.to_string())
+            .unwrap_or_else(|| format!("{}<u32, {}>", self.decl.name, self.markers.join(", ")))
+    }
+
     /// Every coordinate of the dimension is present under every parent position.
     pub fn is_full(&self) -> bool {
-        self.kind == LevelKind::Dense
+        self.full
     }
 
     /// Supports `locate(parent_pos, i)` in constant time.
     pub fn has_locate(&self) -> bool {
-        self.kind == LevelKind::Dense
+        self.decl.locate
     }
 
     /// The iteration capability.
     pub fn iteration(&self) -> Iteration {
-        match self.kind {
-            LevelKind::Dense => Iteration::CoordinateValue,
-            LevelKind::Compressed | LevelKind::Singleton => Iteration::CoordinatePosition,
-        }
+        self.decl.iteration
     }
 
-    /// The assembly capability.
-    pub fn assembly(&self) -> Assembly {
-        match self.kind {
-            LevelKind::Dense => Assembly::Insert,
-            LevelKind::Compressed | LevelKind::Singleton => Assembly::Append,
-        }
+    /// The assembly capability, if the level can be part of an output.
+    pub fn assembly(&self) -> Option<Assembly> {
+        self.decl.assembly
     }
 
     /// Each parent position has exactly one child position (no `pos` array).
     pub fn is_branchless(&self) -> bool {
-        self.kind == LevelKind::Singleton
+        self.decl.branchless
     }
 
     /// Appends and owns segments of child positions per parent (a `pos` array), so a
     /// segment is opened before its loop and closed with edges after it.
     pub fn appends_segments(&self) -> bool {
-        self.assembly() == Assembly::Append && !self.is_branchless()
+        self.assembly() == Some(Assembly::Append) && !self.is_branchless()
     }
 
-    /// Looks up a level type name of the runtime.
-    pub fn from_type_name(name: &str) -> Option<LevelFormat> {
-        let (kind, unique, type_name) = match name {
-            "Dense" => (LevelKind::Dense, true, "Dense"),
-            "Compressed" => (LevelKind::Compressed, true, "Compressed"),
-            "CompressedNonUnique" => (LevelKind::Compressed, false, "CompressedNonUnique"),
-            "Singleton" => (LevelKind::Singleton, true, "Singleton"),
-            "SingletonNonUnique" => (LevelKind::Singleton, false, "SingletonNonUnique"),
-            _ => return None,
-        };
-        Some(LevelFormat {
-            kind,
-            unique,
-            type_name,
-            index: None,
-        })
+    /// The runtime method implementing level function `f`, if the level provides it.
+    pub fn function(&self, f: LevelFn) -> Option<&'static str> {
+        self.decl.function(f)
+    }
+
+    /// Whether `other` has the same kind and markers (index types aside).
+    pub fn same_kind(&self, other: &LevelFormat) -> bool {
+        self.decl == other.decl && self.markers == other.markers
     }
 
     /// Whether the level stores coordinates in an index-typed array (takes `<I>`).
     pub fn has_index_type(&self) -> bool {
-        self.kind != LevelKind::Dense
+        self.decl.index_typed
     }
 
-    /// The runtime type by absolute path, with its index type as written.
+    /// The runtime type by absolute path: the kind's struct, its index type as written (the
+    /// default spelled out when markers follow it) and its markers. One spelling per
+    /// (kind, markers, index), whatever alias the user wrote.
     pub fn canonical_type(&self) -> TokenStream {
-        let name = Ident::new(self.type_name, Span::call_site());
-        match &self.index {
-            Some(i) => quote!(::sparse_runtime::#name<#i>),
-            None => quote!(::sparse_runtime::#name),
+        let name = Ident::new(self.decl.name, Span::call_site());
+        let markers = self.markers.iter().map(|m| {
+            let m = Ident::new(m, Span::call_site());
+            quote!(::sparse_runtime::#m)
+        });
+        match (&self.index, self.markers.as_slice()) {
+            (None, []) => quote!(::sparse_runtime::#name),
+            (Some(i), []) => quote!(::sparse_runtime::#name<#i>),
+            (None, _) => quote!(::sparse_runtime::#name<::core::primitive::u32, #(#markers),*>),
+            (Some(i), _) => quote!(::sparse_runtime::#name<#i, #(#markers),*>),
         }
     }
 }
 
 /// Names of the level types, for messages.
-pub const LEVEL_TYPE_NAMES: &[&str] = &[
-    "Dense",
-    "Compressed",
-    "CompressedNonUnique",
-    "Singleton",
-    "SingletonNonUnique",
-];
+pub fn level_type_names() -> Vec<&'static str> {
+    LEVEL_SPELLINGS.iter().map(|s| s.name).collect()
+}
 
 /// A tensor format: levels in storage order and the logical mode each level stores.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,7 +233,10 @@ impl Alias {
 
     /// Whether the alias takes an index type parameter (`Csr<V, I>`; `Dense2<V>` does not).
     pub fn takes_index(&self) -> bool {
-        self.levels.iter().any(|l| *l != "Dense")
+        self.levels
+            .iter()
+            .filter_map(|l| LevelFormat::from_type_name(l))
+            .any(|l| l.has_index_type())
     }
 
     /// The alias naming these levels and mode order, if there is one.
@@ -244,7 +244,10 @@ impl Alias {
         ALIASES.iter().find(|a| {
             a.modes == modes
                 && a.levels.len() == levels.len()
-                && a.levels.iter().zip(levels).all(|(n, l)| *n == l.type_name)
+                && a.levels
+                    .iter()
+                    .zip(levels)
+                    .all(|(n, l)| LevelFormat::from_type_name(n).is_some_and(|m| m.same_kind(l)))
         })
     }
 }

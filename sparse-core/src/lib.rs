@@ -14,6 +14,7 @@ pub mod format;
 pub mod ir;
 pub mod iteration_graph;
 pub mod lattice;
+pub mod level;
 pub mod limits;
 pub mod lower;
 pub mod names;

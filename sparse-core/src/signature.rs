@@ -2,7 +2,7 @@
 //! scalars. A proc macro sees tokens, not types, so formats are read from the type names.
 
 use crate::diagnostic::Diagnostics;
-use crate::format::{Alias, Format, LevelFormat, ALIASES, LEVEL_TYPE_NAMES};
+use crate::format::{level_type_names, Alias, Format, LevelFormat, ALIASES};
 use proc_macro2::{Ident, Span};
 use quote::ToTokens;
 use syn::spanned::Spanned;
@@ -263,7 +263,7 @@ fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
         format!(
             "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, or a primitive scalar type",
             known.join(", "),
-            LEVEL_TYPE_NAMES.join(", ")
+            level_type_names().join(", ")
         ),
     );
 }
@@ -347,7 +347,9 @@ fn read_levels(levels: &Type, diags: &mut Diagnostics) -> Option<Vec<LevelFormat
     (out.len() == tuple.elems.len()).then_some(out)
 }
 
-/// One level type: `Dense`, or a sparse level with an optional index type, `Compressed<u64>`.
+/// One level type: `Dense`, or a sparse level with an optional index type and, for a kind with
+/// configurable properties, an optional property marker: `Compressed<u64>`,
+/// `Compressed<u32, NonUnique>` (also spelled `CompressedNonUnique<u32>`).
 fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
     let segment = match ungroup(elem) {
         Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
@@ -361,35 +363,108 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
                 "unknown level type `{}`",
                 elem.to_token_stream().to_string().replace(' ', "")
             ),
-            format!("levels are {}", LEVEL_TYPE_NAMES.join(", ")),
+            format!("levels are {}", level_type_names().join(", ")),
         );
         return None;
     };
     let args = generic_types(&segment.arguments);
-    let name = level.type_name;
-    match (args.as_slice(), level.has_index_type()) {
-        ([], _) => {}
-        ([GenericArgument::Type(index)], true) => {
-            level.index = Some(read_index_type(index, diags)?)
-        }
-        (_, true) => {
+    let name = segment.ident.to_string();
+    // An alias that already carries markers takes none; a kind with configurable properties
+    // takes one after the index type.
+    let takes_marker = level.markers.is_empty() && level.decl.markers().next().is_some();
+    let help = match (level.has_index_type(), takes_marker) {
+        (false, _) => format!("write `{name}`"),
+        (true, false) => format!("write `{name}` or `{name}<u64>`"),
+        (true, true) => format!(
+            "write `{name}`, `{name}<u64>` or `{name}<u32, M>` with a property marker M: {}",
+            level.decl.markers().collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let marker_name = |arg: &GenericArgument| match arg {
+        GenericArgument::Type(t) => marker_of(&level, t),
+        _ => None,
+    };
+    if let [first] = args.as_slice() {
+        if let Some(m) = marker_name(first).filter(|_| takes_marker) {
             diags.error_help(
-                segment.arguments.span(),
-                format!("`{name}` takes one index type"),
-                format!("write `{name}` or `{name}<u64>`"),
-            );
-            return None;
-        }
-        (_, false) => {
-            diags.error_help(
-                segment.arguments.span(),
-                format!("`{name}` takes no type parameters"),
-                format!("write `{name}`"),
+                first.span(),
+                "a property marker comes after the index type",
+                format!("write `{name}<u32, {m}>`"),
             );
             return None;
         }
     }
+    let index = match args.as_slice() {
+        [] => None,
+        [GenericArgument::Type(index)] | [GenericArgument::Type(index), _]
+            if level.has_index_type() =>
+        {
+            Some(read_index_type(index, diags)?)
+        }
+        _ => None,
+    };
+    let arity_ok = match args.len() {
+        0 => true,
+        1 => level.has_index_type(),
+        2 => level.has_index_type() && takes_marker,
+        _ => false,
+    };
+    if !arity_ok || (!args.is_empty() && index.is_none()) {
+        let what = match (level.has_index_type(), takes_marker) {
+            (false, _) => "no type parameters",
+            (true, false) => "one index type",
+            (true, true) => "an index type and optionally a property marker",
+        };
+        diags.error_help(
+            segment.arguments.span(),
+            format!("`{name}` takes {what}"),
+            help,
+        );
+        return None;
+    }
+    level.index = index;
+    if let Some(GenericArgument::Type(marker)) = args.get(1) {
+        match marker_of(&level, marker) {
+            Some(m) => {
+                level = LevelFormat {
+                    index: level.index,
+                    ..LevelFormat::new(level.decl, &[m])
+                }
+            }
+            None if is_unit(marker) => {}
+            None => {
+                diags.error_help(
+                    marker.span(),
+                    format!(
+                        "`{}` is not a property marker of `{name}`",
+                        marker.to_token_stream().to_string().replace(' ', "")
+                    ),
+                    help,
+                );
+                return None;
+            }
+        }
+    } else if args.len() == 2 {
+        diags.error_help(args[1].span(), "expected a property marker", help);
+        return None;
+    }
     Some(level)
+}
+
+/// The property marker of `level`'s kind that `ty` names. The last path segment names it;
+/// rustc checks the whole path against the canonical type the expansion asserts.
+fn marker_of(level: &LevelFormat, ty: &Type) -> Option<&'static str> {
+    match ungroup(ty) {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        _ => None,
+    }
+    .filter(|seg| seg.arguments.is_none())
+    .and_then(|seg| level.decl.markers().find(|k| seg.ident == k))
+}
+
+/// `()`: no property marker (the kind's defaults).
+fn is_unit(ty: &Type) -> bool {
+    matches!(ungroup_group(ty), Type::Tuple(t) if t.elems.is_empty())
 }
 
 /// Like [`ungroup`] but keeps parentheses, which spell a one-level tuple `(Dense,)`'s cousin.
@@ -465,7 +540,7 @@ pub fn suggest_format(format: &Format, value_type: &Type, modes: &[usize]) -> St
     if let Some(alias) = Alias::find(&format.levels, modes) {
         return format!("`{}<{v}>`", alias.name);
     }
-    let levels: Vec<&str> = format.levels.iter().map(|l| l.type_name).collect();
+    let levels: Vec<String> = format.levels.iter().map(|l| l.type_name()).collect();
     let modes: Vec<String> = modes.iter().map(|m| m.to_string()).collect();
     format!(
         "`Tensor<{v}, ({}), Modes<{}>>`",

@@ -136,10 +136,7 @@ pub(crate) fn check_format(props: &[Properties]) -> Result<(), Error> {
     if first.branchless {
         return Err(Error::invalid_level(
             0,
-            format!(
-                "a {} level cannot be the first level: it needs a parent level",
-                first.name
-            ),
+            format!("a {first} level cannot be the first level: it needs a parent level"),
         ));
     }
     for (k, pair) in props.windows(2).enumerate() {
@@ -147,9 +144,9 @@ pub(crate) fn check_format(props: &[Properties]) -> Result<(), Error> {
             return Err(Error::invalid_level(
                 k,
                 format!(
-                "a {} level must be followed by a Singleton or SingletonNonUnique level, not {}",
-                pair[0].name, pair[1].name
-            ),
+                    "a {} level must be followed by a branchless level (a Singleton), not {}",
+                    pair[0], pair[1]
+                ),
             ));
         }
     }
@@ -157,10 +154,7 @@ pub(crate) fn check_format(props: &[Properties]) -> Result<(), Error> {
     if !props[last].unique {
         return Err(Error::invalid_level(
             last,
-            format!(
-                "the last level must be unique, but it is {}",
-                props[last].name
-            ),
+            format!("the last level must be unique, but it is {}", props[last]),
         ));
     }
     Ok(())

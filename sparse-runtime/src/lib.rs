@@ -4,8 +4,9 @@
 //! build time into plain loops over the level structs of this crate. This
 //! crate provides what those loops and their callers need:
 //!
-//! - level formats ([`Dense`], [`Compressed`], [`CompressedNonUnique`],
-//!   [`Singleton`], [`SingletonNonUnique`]) with `#[inline]` level functions;
+//! - level formats ([`Dense`], [`Compressed`], [`Singleton`]) with `#[inline]`
+//!   level functions, their properties configured by markers ([`NonUnique`]:
+//!   `Compressed<u32, NonUnique>`, also spelled [`CompressedNonUnique`]);
 //! - [`Tensor`], a shape plus a tuple of levels plus values, with construction
 //!   from coordinates, validation of raw arrays, and enumeration of entries;
 //! - format aliases ([`Csr`], [`Csc`], [`Coo`], [`Dense2`], ...) and errors.
@@ -46,7 +47,8 @@ pub use aliases::{Coo, Coo3, Csc, Csf3, Csr, Dcsr, Dense1, Dense2, Dense3, Spars
 pub use error::Error;
 pub use index::Index;
 pub use level::{
-    Compressed, CompressedNonUnique, Dense, Level, Properties, Singleton, SingletonNonUnique,
+    Compressed, CompressedNonUnique, Dense, Level, Markers, NonUnique, Properties, Singleton,
+    SingletonNonUnique,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
@@ -60,8 +62,8 @@ pub use value::Value;
 pub mod prelude {
     pub use crate::{
         sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csr, Dcsr, Dense,
-        Dense1, Dense2, Dense3, Error, Identity, Index, Level, Levels, ModeOrder, Modes, Singleton,
-        SingletonNonUnique, SparseVec, Tensor, Value,
+        Dense1, Dense2, Dense3, Error, Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique,
+        Singleton, SingletonNonUnique, SparseVec, Tensor, Value,
     };
 }
 

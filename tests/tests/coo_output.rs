@@ -49,3 +49,29 @@ fn coo_outputs_hold_the_result() -> Result<(), Error> {
     assert_eq!(w.entries(), t.entries());
     Ok(())
 }
+
+sparse_kernel! {
+    /// Property markers spell the same level types as the `...NonUnique` aliases.
+    pub fn add_marker_spelling(
+        c: &mut Tensor<f64, (Compressed<u32, NonUnique>, Singleton)>,
+        a: &Tensor<f64, (Compressed<u64, NonUnique>, Singleton<u64>)>,
+        b: &Tensor<f64, (Dense, Compressed<u32, ()>)>,
+    ) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+}
+
+#[test]
+fn marker_spellings_name_the_alias_types() -> Result<(), Error> {
+    let entries = [([0, 2], 1.0), ([2, 1], 2.0)];
+    let a =
+        Tensor::<f64, (CompressedNonUnique<u64>, Singleton<u64>)>::from_entries(&[3, 3], entries)?;
+    let b = Csr::<f64>::from_entries(&[3, 3], [([0, 2], 0.5), ([1, 1], 4.0)])?;
+    let mut c = Coo::<f64>::new(&[3, 3])?;
+    add_marker_spelling(&mut c, &a, &b)?;
+    assert_eq!(
+        c.entries(),
+        vec![(vec![0, 2], 1.5), (vec![1, 1], 4.0), (vec![2, 1], 2.0)]
+    );
+    Ok(())
+}

@@ -99,6 +99,9 @@ pub enum Spelling {
         index_written: Vec<bool>,
         /// How the mode order is written.
         modes: ModesSpelling,
+        /// Non-unique levels are spelled with the `NonUnique` property marker
+        /// (`Compressed<u32, NonUnique>`) rather than by their alias (`CompressedNonUnique`).
+        markers: bool,
     },
 }
 
@@ -187,6 +190,7 @@ impl Format {
             spelling: Spelling::Explicit {
                 index_written,
                 modes: modes_spelling,
+                markers: rng.chance(0.5),
             },
         }
     }
@@ -248,6 +252,7 @@ impl Format {
             Spelling::Explicit {
                 index_written,
                 modes,
+                markers,
             } => {
                 let levels: Vec<String> = self
                     .kinds
@@ -255,7 +260,14 @@ impl Format {
                     .zip(&self.index)
                     .zip(index_written)
                     .map(|((&kind, &i), &written)| {
-                        if kind == Kind::Dense || !written {
+                        if *markers && !kind.unique() {
+                            let base = if kind.singleton() {
+                                "Singleton"
+                            } else {
+                                "Compressed"
+                            };
+                            format!("{base}<{}, NonUnique>", i.name())
+                        } else if kind == Kind::Dense || !written {
                             kind.name().to_string()
                         } else {
                             format!("{}<{}>", kind.name(), i.name())
@@ -443,11 +455,26 @@ mod tests {
             spelling: Spelling::Explicit {
                 index_written: vec![false, true],
                 modes: ModesSpelling::Modes,
+                markers: false,
             },
         };
         assert_eq!(
             f.rust_type("f64"),
             "Tensor<f64, (Dense, Compressed<u64>), Modes<1, 0>>"
+        );
+        let coo3 = Format {
+            kinds: kinds("CN,SN,S"),
+            index: vec![IndexTy::U32, IndexTy::U64, IndexTy::U32],
+            modes: vec![0, 1, 2],
+            spelling: Spelling::Explicit {
+                index_written: vec![false, true, false],
+                modes: ModesSpelling::Omitted,
+                markers: true,
+            },
+        };
+        assert_eq!(
+            coo3.rust_type("f64"),
+            "Tensor<f64, (Compressed<u32, NonUnique>, Singleton<u64, NonUnique>, Singleton)>"
         );
     }
 }

@@ -8,6 +8,7 @@
 
 use super::{Lowerer, Pos, Scope};
 use crate::format::Assembly;
+use crate::format::LevelFn;
 use crate::ir::{bin, call, try_, var, Expr as IrExpr, Local, Op, Stmt};
 use crate::notation::{AccessId, AssignOp, VarId};
 
@@ -52,11 +53,14 @@ impl Lowerer<'_> {
         };
         let mut stmts = Vec::new();
         let format = self.format(a);
-        for k in (0..format.order()).filter(|&k| format.levels[k].assembly() == Assembly::Append) {
+        for k in
+            (0..format.order()).filter(|&k| format.levels[k].assembly() == Some(Assembly::Append))
+        {
             let hint = self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0));
-            stmts.push(Stmt::Expr(call(
-                self.level_ref(a, k),
-                "append_init",
+            stmts.push(Stmt::Expr(self.level_call(
+                a,
+                k,
+                LevelFn::AppendInit,
                 vec![hint],
             )));
         }
@@ -66,7 +70,7 @@ impl Lowerer<'_> {
 
     /// Remembers where the segment of level `k` below the current parent begins.
     pub(super) fn open_segment(&self, a: AccessId, k: usize) -> Stmt {
-        let len = call(self.level_ref(a, k), "len", vec![]);
+        let len = self.level_call(a, k, LevelFn::Len, vec![]);
         Stmt::Let(Local::SegBegin(a, k), false, len)
     }
 
@@ -74,21 +78,21 @@ impl Lowerer<'_> {
     /// empty, and then appends the parent group's coordinates when the parent appends (taco
     /// 6.3: empty segments are elided).
     pub(super) fn close_segment(&mut self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
-        let level = self.level_ref(a, k);
         let begin = var(Local::SegBegin(a, k));
-        let end = call(level.clone(), "len", vec![]);
+        let end = self.level_call(a, k, LevelFn::Len, vec![]);
         if k == 0 {
-            return vec![Stmt::Expr(call(
-                level,
-                "append_edges",
+            return vec![Stmt::Expr(self.level_call(
+                a,
+                k,
+                LevelFn::AppendEdges,
                 vec![IrExpr::Usize(0), begin, end],
             ))];
         }
         let format = self.format(a);
-        let parent_appends = format.levels[k - 1].assembly() == Assembly::Append;
+        let parent_appends = format.levels[k - 1].assembly() == Some(Assembly::Append);
         let parent_pos = match (parent_appends, scope.pos[a].get(k - 1)) {
             // The parent tuple is appended right after, at the parent level's next position.
-            (true, _) => call(self.level_ref(a, k - 1), "len", vec![]),
+            (true, _) => self.level_call(a, k - 1, LevelFn::Len, vec![]),
             (false, Some(Pos::One(p))) => p.clone(),
             _ => {
                 self.fail("output parent position unresolved");
@@ -96,9 +100,10 @@ impl Lowerer<'_> {
             }
         };
         let seg_end = Local::SegEnd(a, k);
-        let mut then = vec![Stmt::Expr(call(
-            level,
-            "append_edges",
+        let mut then = vec![Stmt::Expr(self.level_call(
+            a,
+            k,
+            LevelFn::AppendEdges,
             vec![parent_pos, begin.clone(), var(seg_end)],
         ))];
         if parent_appends {
@@ -122,11 +127,7 @@ impl Lowerer<'_> {
 
     fn append_coord(&self, a: AccessId, k: usize) -> Stmt {
         let v = self.kernel.accesses[a].level_var(self.format(a), k);
-        Stmt::Expr(call(
-            self.level_ref(a, k),
-            "append_coord",
-            vec![var(Local::Index(v))],
-        ))
+        Stmt::Expr(self.level_call(a, k, LevelFn::AppendCoord, vec![var(Local::Index(v))]))
     }
 
     /// Ends assembly: every level with a `pos` array sizes it for its parent positions.
@@ -140,12 +141,12 @@ impl Lowerer<'_> {
             .map(|k| {
                 let parents = match k {
                     0 => IrExpr::Usize(1),
-                    _ if format.levels[k - 1].assembly() == Assembly::Append => {
-                        call(self.level_ref(a, k - 1), "len", vec![])
+                    _ if format.levels[k - 1].assembly() == Some(Assembly::Append) => {
+                        self.level_call(a, k - 1, LevelFn::Len, vec![])
                     }
                     _ => self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0)),
                 };
-                let finalize = call(self.level_ref(a, k), "append_finalize", vec![parents]);
+                let finalize = self.level_call(a, k, LevelFn::AppendFinalize, vec![parents]);
                 Stmt::Expr(try_(finalize))
             })
             .collect()
@@ -156,7 +157,7 @@ impl Lowerer<'_> {
         let format = self.format(a);
         if !format.levels[..k]
             .iter()
-            .all(|l| l.assembly() == Assembly::Insert)
+            .all(|l| l.assembly() == Some(Assembly::Insert))
         {
             return None;
         }

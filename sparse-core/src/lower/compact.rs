@@ -8,7 +8,8 @@
 //! would compute. Code size is linear in the number of operands.
 
 use super::{disjoin, open_sum, Lowerer, Pos, Scope, Target};
-use crate::ir::{and, bin, call, select, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::format::LevelFn;
+use crate::ir::{and, bin, select, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::lattice::{Iter, LevelInfo, MergeLattice};
 use crate::notation::{AccessId, BinOp, Expr, VarId};
 
@@ -82,11 +83,7 @@ impl Lowerer<'_> {
             // "exhausted": every coordinate is below it).
             for &(a, k) in &sparse {
                 let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
-                let coord = call(
-                    self.level_ref(a, k),
-                    "pos_access_unchecked",
-                    vec![p.clone()],
-                );
+                let coord = self.level_call(a, k, LevelFn::PosAccess, vec![p.clone()]);
                 let coord = select(bin(Op::Lt, p, end), coord, self.dim(v));
                 body.push(Stmt::Let(Local::Coord(a, k), false, coord));
             }
@@ -100,11 +97,7 @@ impl Lowerer<'_> {
         for &(a, k) in &sparse {
             let matched = if every_coordinate {
                 let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
-                let coord = call(
-                    self.level_ref(a, k),
-                    "pos_access_unchecked",
-                    vec![p.clone()],
-                );
+                let coord = self.level_call(a, k, LevelFn::PosAccess, vec![p.clone()]);
                 // `&&` short-circuits: the coordinate is read only before the end.
                 and(
                     bin(Op::Lt, p, end),
@@ -116,9 +109,10 @@ impl Lowerer<'_> {
             body.push(Stmt::Let(Local::Matched(a, k), false, matched));
             if !self.format(a).levels[k].unique {
                 let p = var(Local::Pos(a, k));
-                let run_end = call(
-                    self.level_ref(a, k),
-                    "run_end_unchecked",
+                let run_end = self.level_call(
+                    a,
+                    k,
+                    LevelFn::RunEnd,
                     vec![p.clone(), var(Local::End(a, k))],
                 );
                 let run = select(var(Local::Matched(a, k)), run_end, p);

@@ -4,7 +4,8 @@
 //! is empty and a located position is never formed from an invalid parent position.
 
 use super::{Lowerer, Pos, Scope};
-use crate::ir::{bin, call, select, var, Expr as IrExpr, Local, Op, Stmt};
+use crate::format::LevelFn;
+use crate::ir::{bin, select, var, Expr as IrExpr, Local, Op, Stmt};
 use crate::notation::AccessId;
 
 impl Lowerer<'_> {
@@ -29,7 +30,7 @@ impl Lowerer<'_> {
                     None => coord,
                     Some(Pos::One(parent)) => {
                         let located =
-                            call(self.level_ref(a, k), "locate", vec![parent.clone(), coord]);
+                            self.level_call(a, k, LevelFn::Locate, vec![parent.clone(), coord]);
                         let located = match &scope.present[a] {
                             IrExpr::Bool(true) => located,
                             present => select(present.clone(), located, IrExpr::Usize(0)),
@@ -83,7 +84,7 @@ impl Lowerer<'_> {
                     Some(Pos::One(q)) => q,
                     _ => IrExpr::Usize(0),
                 };
-                let bounds = call(self.level_ref(a, k), "pos_bounds_unchecked", vec![parent]);
+                let bounds = self.level_call(a, k, LevelFn::PosBounds, vec![parent]);
                 let bounds = if dynamic {
                     let empty =
                         IrExpr::Pair(Box::new(IrExpr::Usize(0)), Box::new(IrExpr::Usize(0)));

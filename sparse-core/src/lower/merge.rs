@@ -3,7 +3,8 @@
 //! sub-lattice; each case knows which operands are present and computes only those.
 
 use super::{conjoin, open_sum, Lowerer, Pos, Scope, Target};
-use crate::ir::{bin, call, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::format::LevelFn;
+use crate::ir::{bin, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
 use crate::notation::{AccessId, VarId};
 
@@ -70,18 +71,14 @@ impl Lowerer<'_> {
         let (p, end, run) = (Local::Pos(a, k), Local::End(a, k), Local::RunEnd(a, k));
         let unique = self.format(a).levels[k].unique;
         let mut stmts = self.iterator_bounds(scope, a, k, !unique);
-        let coord = call(self.level_ref(a, k), "pos_access_unchecked", vec![var(p)]);
+        let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
         let mut body = vec![Stmt::Let(Local::Index(v), false, coord)];
         if unique {
             body.extend(self.case_body(scope, v, point, target, loop_vars));
             stmts.push(Stmt::For(p, var(p), var(end), body));
             return stmts;
         }
-        let run_end = call(
-            self.level_ref(a, k),
-            "run_end_unchecked",
-            vec![var(p), var(end)],
-        );
+        let run_end = self.level_call(a, k, LevelFn::RunEnd, vec![var(p), var(end)]);
         body.push(Stmt::Let(run, false, run_end));
         body.extend(self.case_body(scope, v, point, target, loop_vars));
         body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
@@ -151,11 +148,7 @@ impl Lowerer<'_> {
     ) -> Vec<Stmt> {
         let mut body = Vec::new();
         for &(a, k) in sparse {
-            let coord = call(
-                self.level_ref(a, k),
-                "pos_access_unchecked",
-                vec![var(Local::Pos(a, k))],
-            );
+            let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(Local::Pos(a, k))]);
             body.push(Stmt::Let(Local::Coord(a, k), false, coord));
         }
         let trivially_matched = !dense_driven && sparse.len() == 1;
@@ -173,9 +166,10 @@ impl Lowerer<'_> {
             .filter(|&&(a, k)| !self.format(a).levels[k].unique)
         {
             let p = var(Local::Pos(a, k));
-            let run_end = call(
-                self.level_ref(a, k),
-                "run_end_unchecked",
+            let run_end = self.level_call(
+                a,
+                k,
+                LevelFn::RunEnd,
                 vec![p.clone(), var(Local::End(a, k))],
             );
             let run = if trivially_matched {

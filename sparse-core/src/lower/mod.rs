@@ -20,7 +20,7 @@ mod compact;
 mod iterate;
 mod merge;
 
-use crate::format::Format;
+use crate::format::{Format, LevelFn};
 use crate::ir::{self, and, bin, call, index, or, select, var, Assign, Expr as IrExpr, Local, Op};
 use crate::ir::{Stmt, ValueConst};
 use crate::iteration_graph::root_sum_vars;
@@ -73,7 +73,7 @@ enum Target {
 pub fn lower(kernel: &Kernel, order: &[VarId]) -> Result<Vec<Stmt>, String> {
     let mut l = Lowerer::new(kernel, order);
     let body = l.run();
-    match l.internal_error {
+    match l.internal_error.into_inner() {
         Some(e) => Err(e),
         None => Ok(ir::prune_unused_lets(body)),
     }
@@ -89,7 +89,7 @@ struct Lowerer<'k> {
     covers: bool,
     temps: usize,
     flags: usize,
-    internal_error: Option<String>,
+    internal_error: std::cell::RefCell<Option<String>>,
 }
 
 impl<'k> Lowerer<'k> {
@@ -113,7 +113,7 @@ impl<'k> Lowerer<'k> {
             covers: true,
             temps: 0,
             flags: 0,
-            internal_error: None,
+            internal_error: std::cell::RefCell::new(None),
         }
     }
 
@@ -150,14 +150,30 @@ impl<'k> Lowerer<'k> {
         }
     }
 
-    fn fail(&mut self, message: impl Into<String>) {
-        self.internal_error.get_or_insert(message.into());
+    fn fail(&self, message: impl Into<String>) {
+        self.internal_error
+            .borrow_mut()
+            .get_or_insert_with(|| message.into());
     }
 
     // ----- names of the kernel's parts --------------------------------------------------------
 
     fn level_ref(&self, a: AccessId, level: usize) -> IrExpr {
         var(Local::Level(self.kernel.accesses[a].tensor, level))
+    }
+
+    /// A call of level function `f` of level `level` of access `a`, under the runtime name its
+    /// declaration gives; an internal error if the level kind does not provide it.
+    fn level_call(&self, a: AccessId, level: usize, f: LevelFn, args: Vec<IrExpr>) -> IrExpr {
+        let format = self.format(a);
+        let method = format.levels[level].function(f).unwrap_or_else(|| {
+            self.fail(format!(
+                "level {level} of `{}` has no {f:?} level function",
+                format.written
+            ));
+            "missing_level_function"
+        });
+        call(self.level_ref(a, level), method, args)
     }
 
     fn vals(&self, a: AccessId) -> IrExpr {

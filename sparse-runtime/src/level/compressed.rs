@@ -1,12 +1,13 @@
 //! Compressed levels: the children of parent position `p` are the positions
 //! `pos[p]..pos[p+1]`, whose coordinates are stored in `crd`.
 
-use super::{runs, Level, Properties, Sealed};
+use super::{runs, Level, Markers, NonUnique, Properties, Sealed};
 use crate::alloc;
 use crate::index::{fits, Index};
 use crate::Error;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 use std::ops::Range;
 
 /// Bookkeeping of an append assembly in progress (Chou et al. 2018, table 3),
@@ -22,386 +23,381 @@ struct AppendState {
     error: Option<String>,
 }
 
-/// Defines a compressed level struct; the two variants differ only in whether
-/// siblings must be strictly increasing (unique) or just non-decreasing.
-macro_rules! compressed_level {
-    ($(#[$doc:meta])* $name:ident, unique = $unique:expr) => {
-        $(#[$doc])*
-        #[derive(Clone)]
-        pub struct $name<I = u32> {
-            size: usize,
-            pos: Vec<I>,
-            crd: Vec<I>,
-            /// Assembly bookkeeping only: not part of the level's value.
-            append: AppendState,
-        }
-
-        impl<I: Index> $name<I> {
-            /// Validates and wraps raw arrays: `pos[0] == 0`, `pos` non-decreasing,
-            /// its last entry `== crd.len()`, every `crd < size`, `size` and
-            /// `crd.len()` fit `I`, and siblings ordered as the level type requires.
-            /// The parent position count `pos.len() - 1` is checked when the
-            /// tensor is assembled. Errors report level 0.
-            #[inline]
-            pub fn from_raw(size: usize, pos: Vec<I>, crd: Vec<I>) -> Result<Self, Error> {
-                validate_raw(size, &pos, &crd, $unique)?;
-                Ok(Self::from_parts_unchecked(size, pos, crd))
-            }
-
-            /// Wraps arrays without checking them. The result is validated
-            /// before it becomes part of a tensor.
-            pub(crate) fn from_parts_unchecked(size: usize, pos: Vec<I>, crd: Vec<I>) -> Self {
-                Self { size, pos, crd, append: AppendState::default() }
-            }
-
-            /// An empty level (no coordinates) under `parent_count` parent positions.
-            fn empty(size: usize, parent_count: usize) -> Result<Self, Error> {
-                fits::<I>(size)?;
-                let pos = alloc::filled(parent_count.saturating_add(1), I::default(), "pos")?;
-                Ok(Self::from_parts_unchecked(size, pos, Vec::new()))
-            }
-
-            /// Size of the dimension.
-            #[inline]
-            pub fn size(&self) -> usize {
-                self.size
-            }
-
-            /// The segment bounds array (one entry per parent position, plus one).
-            #[inline]
-            pub fn pos(&self) -> &[I] {
-                &self.pos
-            }
-
-            /// The coordinate of each position.
-            #[inline]
-            pub fn crd(&self) -> &[I] {
-                &self.crd
-            }
-
-            /// Number of positions (`crd.len()`).
-            #[inline]
-            pub fn len(&self) -> usize {
-                self.crd.len()
-            }
-
-            /// Whether the level holds no positions.
-            #[inline]
-            pub fn is_empty(&self) -> bool {
-                self.crd.is_empty()
-            }
-
-            /// Children positions `(begin, end)` of `parent_pos`; panics if
-            /// `parent_pos + 1 >= pos.len()`.
-            #[inline]
-            pub fn pos_bounds(&self, parent_pos: usize) -> (usize, usize) {
-                (self.pos[parent_pos].to_usize(), self.pos[parent_pos + 1].to_usize())
-            }
-
-            /// [`Self::pos_bounds`] without bounds checks.
-            ///
-            /// # Safety
-            /// `parent_pos + 1 < self.pos().len()`.
-            #[inline]
-            pub unsafe fn pos_bounds_unchecked(&self, parent_pos: usize) -> (usize, usize) {
-                debug_assert!(parent_pos + 1 < self.pos.len());
-                // SAFETY: the caller guarantees parent_pos + 1 < pos.len(), so both
-                // reads are in bounds.
-                unsafe {
-                    (
-                        self.pos.get_unchecked(parent_pos).to_usize(),
-                        self.pos.get_unchecked(parent_pos + 1).to_usize(),
-                    )
-                }
-            }
-
-            /// Coordinate at position `p`; panics if `p >= len()`.
-            #[inline]
-            pub fn pos_access(&self, p: usize) -> usize {
-                self.crd[p].to_usize()
-            }
-
-            /// [`Self::pos_access`] without bounds checks.
-            ///
-            /// # Safety
-            /// `p < self.len()`.
-            #[inline]
-            pub unsafe fn pos_access_unchecked(&self, p: usize) -> usize {
-                debug_assert!(p < self.crd.len());
-                // SAFETY: the caller guarantees p < crd.len().
-                unsafe { self.crd.get_unchecked(p).to_usize() }
-            }
-
-            /// Starts append assembly: drops all coordinates (keeping capacity)
-            /// and sets `pos` to `parent_size_hint + 1` zeros.
-            ///
-            /// Assembly is the interface generated kernels use; its result is
-            /// a valid level only if `append_finalize` returns `Ok` and every
-            /// appended coordinate was below `size` and in sibling order, which
-            /// [`Tensor::from_levels`](crate::Tensor::from_levels) checks.
-            #[doc(hidden)]
-            #[inline]
-            pub fn append_init(&mut self, parent_size_hint: usize) {
-                self.crd.clear();
-                self.pos.clear();
-                self.pos.resize(parent_size_hint.saturating_add(1), I::default());
-                self.append = AppendState { active: true, last: None, error: None };
-            }
-
-            /// Appends coordinate `i` (which must be below `size`; debug builds
-            /// assert it) at position `len()`.
-            #[doc(hidden)]
-            #[inline]
-            pub fn append_coord(&mut self, i: usize) {
-                debug_assert!(i < self.size, "coordinate {i} >= size {}", self.size);
-                self.crd.push(I::from_usize_unchecked(i));
-            }
-
-            /// Records that `parent_pos` owns positions `begin..end`.
-            ///
-            /// Parents must be recorded in strictly increasing order (debug
-            /// builds assert it), each segment starting where the previous
-            /// recorded one ended, with `end <= len()`; parents never recorded
-            /// own nothing. Misuse is reported by `append_finalize`.
-            #[doc(hidden)]
-            #[inline]
-            pub fn append_edges(&mut self, parent_pos: usize, begin: usize, end: usize) {
-                let last = self.append.last;
-                debug_assert!(
-                    last.map_or(true, |(p, _)| parent_pos > p),
-                    "append_edges: parent position {parent_pos} recorded after parent position {}",
-                    last.map_or(0, |(p, _)| p)
-                );
-                let prev_end = last.map_or(0, |(_, e)| e);
-                let misuse = if !self.append.active {
-                    Some("append_edges was called without append_init".to_string())
-                } else if let Some((p, _)) = last.filter(|&(p, _)| parent_pos <= p) {
-                    Some(format!(
-                        "append_edges recorded parent position {parent_pos} after parent position {p}; parents must be recorded in increasing order"
-                    ))
-                } else if begin != prev_end || end < begin || end > self.crd.len() {
-                    Some(format!(
-                        "append_edges recorded positions {begin}..{end} for parent position {parent_pos}, but segments must be contiguous (the previous one ended at {prev_end}) and end by len() = {}",
-                        self.crd.len()
-                    ))
-                } else {
-                    None
-                };
-                if let Some(detail) = misuse {
-                    self.append.error.get_or_insert(detail);
-                    return;
-                }
-                if parent_pos + 2 > self.pos.len() {
-                    self.pos.resize(parent_pos + 2, I::default());
-                }
-                // An `end` that does not fit `I` is caught by `append_finalize`,
-                // which checks `len() >= end`; the placeholder never escapes.
-                self.pos[parent_pos + 1] = I::try_from_usize(end).unwrap_or_default();
-                self.append.last = Some((parent_pos, end));
-            }
-
-            /// Ends append assembly under `parent_size` parent positions: sizes
-            /// `pos` and fills the segments of parents that were never
-            /// recorded (empty) with the previous segment's end.
-            ///
-            /// `Err(IndexOverflow)` if `len()` does not fit `I`;
-            /// `Err(InvalidLevel)` if assembly was not started, if
-            /// `append_edges` was misused (parents out of order, segments not
-            /// contiguous or past `len()`), if a recorded parent is not below
-            /// `parent_size`, or if the recorded edges do not cover every
-            /// appended coordinate. After an `Err` the level must be
-            /// re-assembled before it is used.
-            #[doc(hidden)]
-            #[inline]
-            pub fn append_finalize(&mut self, parent_size: usize) -> Result<(), Error> {
-                let state = std::mem::take(&mut self.append);
-                let bad = |detail: String| Err(Error::invalid_level(0, detail));
-                if let Some(detail) = state.error {
-                    return bad(detail);
-                }
-                if !state.active {
-                    return bad("append_finalize was called without append_init".into());
-                }
-                if let Some((p, _)) = state.last.filter(|&(p, _)| p >= parent_size) {
-                    return bad(format!(
-                        "append_edges recorded parent position {p} but the parent level has {parent_size} positions"
-                    ));
-                }
-                let len = fits::<I>(self.crd.len())?;
-                self.pos.resize(parent_size.saturating_add(1), I::default());
-                // Recorded ends are non-decreasing in parent order (checked by
-                // append_edges) and elided parents hold 0, so the running
-                // maximum fills each elided parent with the previous end.
-                let mut end = I::default();
-                for p in self.pos.iter_mut() {
-                    end = end.max(*p);
-                    *p = end;
-                }
-                if end != len {
-                    return bad(format!(
-                        "append_edges recorded {} positions but {} coordinates were appended",
-                        end.to_usize(),
-                        self.crd.len()
-                    ));
-                }
-                Ok(())
-            }
-        }
-
-        impl<I: Index> PartialEq for $name<I> {
-            fn eq(&self, other: &Self) -> bool {
-                (self.size, &self.pos, &self.crd) == (other.size, &other.pos, &other.crd)
-            }
-        }
-
-        impl<I: Index> Eq for $name<I> {}
-
-        impl<I: Index + Hash> Hash for $name<I> {
-            fn hash<H: Hasher>(&self, state: &mut H) {
-                (self.size, &self.pos, &self.crd).hash(state);
-            }
-        }
-
-        impl<I: Index> fmt::Debug for $name<I> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("size", &self.size)
-                    .field("pos", &self.pos)
-                    .field("crd", &self.crd)
-                    .finish()
-            }
-        }
-
-        impl<I> Sealed for $name<I> {}
-
-        impl<I: Index> Level for $name<I> {
-            fn properties() -> Properties {
-                Properties {
-                    name: stringify!($name),
-                    full: false,
-                    ordered: true,
-                    unique: $unique,
-                    branchless: false,
-                    compact: true,
-                }
-            }
-
-            fn size(&self) -> usize {
-                self.size
-            }
-
-            fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
-                if self.pos.len() != parent_count.saturating_add(1) {
-                    return Err(Error::invalid_level(0, format!(
-                        "pos has {} entries but the parent level has {parent_count} positions, so it needs {}",
-                        self.pos.len(),
-                        parent_count.saturating_add(1)
-                    )));
-                }
-                validate_raw(self.size, &self.pos, &self.crd, $unique)?;
-                Ok(self.crd.len())
-            }
-
-            fn child_range(&self, parent_pos: usize) -> Range<usize> {
-                let (begin, end) = self.pos_bounds(parent_pos);
-                begin..end
-            }
-
-            fn coord_at(&self, pos: usize) -> usize {
-                self.pos_access(pos)
-            }
-
-            fn build(
-                size: usize,
-                parent_count: usize,
-                crds: &[usize],
-                same_key: &[bool],
-                positions: &mut [usize],
-            ) -> Result<(Self, usize), Error> {
-                // `empty` allocates `pos` fallibly; `append_init` then only
-                // zeroes it within its capacity.
-                let mut level = Self::empty(size, parent_count)?;
-                level.crd = alloc::with_capacity(crds.len(), "crd")?;
-                level.append_init(parent_count);
-                let mut segment: Option<(usize, usize)> = None; // (parent, begin)
-                for (e, p) in positions.iter_mut().enumerate() {
-                    match segment {
-                        Some((parent, _)) if parent == *p => {
-                            // Same parent: a new position only for a new key.
-                            if !same_key[e] {
-                                level.append_coord(crds[e]);
-                            }
-                        }
-                        _ => {
-                            if let Some((parent, begin)) = segment {
-                                level.append_edges(parent, begin, level.len());
-                            }
-                            segment = Some((*p, level.len()));
-                            level.append_coord(crds[e]);
-                        }
-                    }
-                    *p = level.len() - 1;
-                }
-                if let Some((parent, begin)) = segment {
-                    level.append_edges(parent, begin, level.len());
-                }
-                level.append_finalize(parent_count)?;
-                let count = level.len();
-                Ok((level, count))
-            }
-        }
-    };
+/// A compressed level (CSR's columns): the children of parent position `p`
+/// are the positions `pos[p]..pos[p + 1]`, whose coordinates are stored in `crd`.
+///
+/// Iterated by position; assembled by append. Properties: ordered and compact;
+/// neither full nor branchless; unique unless `P` is [`NonUnique`]
+/// ([`CompressedNonUnique`] spells that, COO's first level).
+///
+/// # Invariants
+///
+/// Checked by [`Compressed::from_raw`] (all but the first) and by
+/// [`Tensor::from_levels`](crate::Tensor::from_levels) (all), under a
+/// parent level with `n` positions:
+///
+/// - `pos.len() == n + 1`;
+/// - `pos[0] == 0`;
+/// - `pos` is non-decreasing;
+/// - the last entry of `pos` is `crd.len()` (so `crd.len()` fits `I`);
+/// - `size` fits `I`;
+/// - every `crd[q] < size`;
+/// - *ordered*: the coordinates of each segment `pos[p]..pos[p + 1]` are
+///   non-decreasing, and *unique* (unless `P` is `NonUnique`): strictly increasing.
+///
+/// *Compact* holds by construction (every position holds a coordinate).
+/// A unique compressed level may sit anywhere in a format. A non-unique one's
+/// child level must be branchless (a [`Singleton`](crate::Singleton)), checked
+/// as a format rule for every tensor, so it is never the last level: a run of
+/// equal coordinates together with the coordinates of its branchless child
+/// chain is one coordinate tuple, and positions below the chain's last level
+/// are ordered within each run of the whole tuple.
+#[derive(Clone)]
+pub struct Compressed<I = u32, P = ()> {
+    size: usize,
+    pos: Vec<I>,
+    crd: Vec<I>,
+    /// Assembly bookkeeping only: not part of the level's value.
+    append: AppendState,
+    markers: PhantomData<P>,
 }
 
-compressed_level!(
-    /// A compressed level whose siblings are strictly increasing (CSR's columns).
-    ///
-    /// Iterated by position; assembled by append. Properties: ordered, unique
-    /// and compact; neither full nor branchless.
-    ///
-    /// # Invariants
-    ///
-    /// Checked by [`Compressed::from_raw`] (all but the first) and by
-    /// [`Tensor::from_levels`](crate::Tensor::from_levels) (all), under a
-    /// parent level with `n` positions:
-    ///
-    /// - `pos.len() == n + 1`;
-    /// - `pos[0] == 0`;
-    /// - `pos` is non-decreasing;
-    /// - the last entry of `pos` is `crd.len()` (so `crd.len()` fits `I`);
-    /// - `size` fits `I`;
-    /// - every `crd[q] < size`;
-    /// - *unique* and *ordered*: the coordinates of each segment
-    ///   `pos[p]..pos[p + 1]` are strictly increasing.
-    ///
-    /// *Compact* holds by construction (every position holds a coordinate).
-    /// A compressed level may sit anywhere in a format.
-    Compressed,
-    unique = true
-);
+impl<I: Index, P: Markers> Compressed<I, P> {
+    /// Validates and wraps raw arrays: `pos[0] == 0`, `pos` non-decreasing,
+    /// its last entry `== crd.len()`, every `crd < size`, `size` and
+    /// `crd.len()` fit `I`, and siblings ordered as the level type requires.
+    /// The parent position count `pos.len() - 1` is checked when the
+    /// tensor is assembled. Errors report level 0.
+    #[inline]
+    pub fn from_raw(size: usize, pos: Vec<I>, crd: Vec<I>) -> Result<Self, Error> {
+        validate_raw(size, &pos, &crd, P::UNIQUE)?;
+        Ok(Self::from_parts_unchecked(size, pos, crd))
+    }
 
-compressed_level!(
-    /// A compressed level whose siblings are non-decreasing and may repeat (COO's
-    /// first level).
-    ///
-    /// Iterated by position; assembled by append. Properties: ordered and
-    /// compact; neither unique, full nor branchless.
-    ///
-    /// # Invariants
-    ///
-    /// Those of [`Compressed`], except that each segment need only be
-    /// non-decreasing (*ordered*, not *unique*). Besides, as a format rule
-    /// checked for every tensor: its child level must be branchless
-    /// ([`Singleton`](crate::Singleton) or
-    /// [`SingletonNonUnique`](crate::SingletonNonUnique)), so it is never the
-    /// last level. A run of equal coordinates together with the coordinates
-    /// of its branchless child chain is one coordinate tuple; positions below
-    /// the chain's last level are ordered within each run of the whole tuple.
-    CompressedNonUnique,
-    unique = false
-);
+    /// Wraps arrays without checking them. The result is validated
+    /// before it becomes part of a tensor.
+    pub(crate) fn from_parts_unchecked(size: usize, pos: Vec<I>, crd: Vec<I>) -> Self {
+        Self {
+            size,
+            pos,
+            crd,
+            append: AppendState::default(),
+            markers: PhantomData,
+        }
+    }
 
-impl<I: Index> CompressedNonUnique<I> {
+    /// An empty level (no coordinates) under `parent_count` parent positions.
+    fn empty(size: usize, parent_count: usize) -> Result<Self, Error> {
+        fits::<I>(size)?;
+        let pos = alloc::filled(parent_count.saturating_add(1), I::default(), "pos")?;
+        Ok(Self::from_parts_unchecked(size, pos, Vec::new()))
+    }
+
+    /// Size of the dimension.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The segment bounds array (one entry per parent position, plus one).
+    #[inline]
+    pub fn pos(&self) -> &[I] {
+        &self.pos
+    }
+
+    /// The coordinate of each position.
+    #[inline]
+    pub fn crd(&self) -> &[I] {
+        &self.crd
+    }
+
+    /// Number of positions (`crd.len()`).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.crd.len()
+    }
+
+    /// Whether the level holds no positions.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.crd.is_empty()
+    }
+
+    /// Children positions `(begin, end)` of `parent_pos`; panics if
+    /// `parent_pos + 1 >= pos.len()`.
+    #[inline]
+    pub fn pos_bounds(&self, parent_pos: usize) -> (usize, usize) {
+        (
+            self.pos[parent_pos].to_usize(),
+            self.pos[parent_pos + 1].to_usize(),
+        )
+    }
+
+    /// [`Self::pos_bounds`] without bounds checks.
+    ///
+    /// # Safety
+    /// `parent_pos + 1 < self.pos().len()`.
+    #[inline]
+    pub unsafe fn pos_bounds_unchecked(&self, parent_pos: usize) -> (usize, usize) {
+        debug_assert!(parent_pos + 1 < self.pos.len());
+        // SAFETY: the caller guarantees parent_pos + 1 < pos.len(), so both
+        // reads are in bounds.
+        unsafe {
+            (
+                self.pos.get_unchecked(parent_pos).to_usize(),
+                self.pos.get_unchecked(parent_pos + 1).to_usize(),
+            )
+        }
+    }
+
+    /// Coordinate at position `p`; panics if `p >= len()`.
+    #[inline]
+    pub fn pos_access(&self, p: usize) -> usize {
+        self.crd[p].to_usize()
+    }
+
+    /// [`Self::pos_access`] without bounds checks.
+    ///
+    /// # Safety
+    /// `p < self.len()`.
+    #[inline]
+    pub unsafe fn pos_access_unchecked(&self, p: usize) -> usize {
+        debug_assert!(p < self.crd.len());
+        // SAFETY: the caller guarantees p < crd.len().
+        unsafe { self.crd.get_unchecked(p).to_usize() }
+    }
+
+    /// Starts append assembly: drops all coordinates (keeping capacity)
+    /// and sets `pos` to `parent_size_hint + 1` zeros.
+    ///
+    /// Assembly is the interface generated kernels use; its result is
+    /// a valid level only if `append_finalize` returns `Ok` and every
+    /// appended coordinate was below `size` and in sibling order, which
+    /// [`Tensor::from_levels`](crate::Tensor::from_levels) checks.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_init(&mut self, parent_size_hint: usize) {
+        self.crd.clear();
+        self.pos.clear();
+        self.pos
+            .resize(parent_size_hint.saturating_add(1), I::default());
+        self.append = AppendState {
+            active: true,
+            last: None,
+            error: None,
+        };
+    }
+
+    /// Appends coordinate `i` (which must be below `size`; debug builds
+    /// assert it) at position `len()`.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_coord(&mut self, i: usize) {
+        debug_assert!(i < self.size, "coordinate {i} >= size {}", self.size);
+        self.crd.push(I::from_usize_unchecked(i));
+    }
+
+    /// Records that `parent_pos` owns positions `begin..end`.
+    ///
+    /// Parents must be recorded in strictly increasing order (debug
+    /// builds assert it), each segment starting where the previous
+    /// recorded one ended, with `end <= len()`; parents never recorded
+    /// own nothing. Misuse is reported by `append_finalize`.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_edges(&mut self, parent_pos: usize, begin: usize, end: usize) {
+        let last = self.append.last;
+        debug_assert!(
+            last.is_none_or(|(p, _)| parent_pos > p),
+            "append_edges: parent position {parent_pos} recorded after parent position {}",
+            last.map_or(0, |(p, _)| p)
+        );
+        let prev_end = last.map_or(0, |(_, e)| e);
+        let misuse = if !self.append.active {
+            Some("append_edges was called without append_init".to_string())
+        } else if let Some((p, _)) = last.filter(|&(p, _)| parent_pos <= p) {
+            Some(format!(
+                "append_edges recorded parent position {parent_pos} after parent position {p}; parents must be recorded in increasing order"
+            ))
+        } else if begin != prev_end || end < begin || end > self.crd.len() {
+            Some(format!(
+                "append_edges recorded positions {begin}..{end} for parent position {parent_pos}, but segments must be contiguous (the previous one ended at {prev_end}) and end by len() = {}",
+                self.crd.len()
+            ))
+        } else {
+            None
+        };
+        if let Some(detail) = misuse {
+            self.append.error.get_or_insert(detail);
+            return;
+        }
+        if parent_pos + 2 > self.pos.len() {
+            self.pos.resize(parent_pos + 2, I::default());
+        }
+        // An `end` that does not fit `I` is caught by `append_finalize`,
+        // which checks `len() >= end`; the placeholder never escapes.
+        self.pos[parent_pos + 1] = I::try_from_usize(end).unwrap_or_default();
+        self.append.last = Some((parent_pos, end));
+    }
+
+    /// Ends append assembly under `parent_size` parent positions: sizes
+    /// `pos` and fills the segments of parents that were never
+    /// recorded (empty) with the previous segment's end.
+    ///
+    /// `Err(IndexOverflow)` if `len()` does not fit `I`;
+    /// `Err(InvalidLevel)` if assembly was not started, if
+    /// `append_edges` was misused (parents out of order, segments not
+    /// contiguous or past `len()`), if a recorded parent is not below
+    /// `parent_size`, or if the recorded edges do not cover every
+    /// appended coordinate. After an `Err` the level must be
+    /// re-assembled before it is used.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_finalize(&mut self, parent_size: usize) -> Result<(), Error> {
+        let state = std::mem::take(&mut self.append);
+        let bad = |detail: String| Err(Error::invalid_level(0, detail));
+        if let Some(detail) = state.error {
+            return bad(detail);
+        }
+        if !state.active {
+            return bad("append_finalize was called without append_init".into());
+        }
+        if let Some((p, _)) = state.last.filter(|&(p, _)| p >= parent_size) {
+            return bad(format!(
+                "append_edges recorded parent position {p} but the parent level has {parent_size} positions"
+            ));
+        }
+        let len = fits::<I>(self.crd.len())?;
+        self.pos.resize(parent_size.saturating_add(1), I::default());
+        // Recorded ends are non-decreasing in parent order (checked by
+        // append_edges) and elided parents hold 0, so the running
+        // maximum fills each elided parent with the previous end.
+        let mut end = I::default();
+        for p in self.pos.iter_mut() {
+            end = end.max(*p);
+            *p = end;
+        }
+        if end != len {
+            return bad(format!(
+                "append_edges recorded {} positions but {} coordinates were appended",
+                end.to_usize(),
+                self.crd.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<I: Index, P: Markers> PartialEq for Compressed<I, P> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.size, &self.pos, &self.crd) == (other.size, &other.pos, &other.crd)
+    }
+}
+
+impl<I: Index, P: Markers> Eq for Compressed<I, P> {}
+
+impl<I: Index + Hash, P: Markers> Hash for Compressed<I, P> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.size, &self.pos, &self.crd).hash(state);
+    }
+}
+
+impl<I: Index, P: Markers> fmt::Debug for Compressed<I, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compressed")
+            .field("markers", &P::default())
+            .field("size", &self.size)
+            .field("pos", &self.pos)
+            .field("crd", &self.crd)
+            .finish()
+    }
+}
+
+impl<I, P> Sealed for Compressed<I, P> {}
+
+impl<I: Index, P: Markers> Level for Compressed<I, P> {
+    fn properties() -> Properties {
+        Properties {
+            name: "Compressed",
+            markers: P::LABEL,
+            full: false,
+            ordered: true,
+            unique: P::UNIQUE,
+            branchless: false,
+            compact: true,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
+        if self.pos.len() != parent_count.saturating_add(1) {
+            return Err(Error::invalid_level(0, format!(
+                "pos has {} entries but the parent level has {parent_count} positions, so it needs {}",
+                self.pos.len(),
+                parent_count.saturating_add(1)
+            )));
+        }
+        validate_raw(self.size, &self.pos, &self.crd, P::UNIQUE)?;
+        Ok(self.crd.len())
+    }
+
+    fn child_range(&self, parent_pos: usize) -> Range<usize> {
+        let (begin, end) = self.pos_bounds(parent_pos);
+        begin..end
+    }
+
+    fn coord_at(&self, pos: usize) -> usize {
+        self.pos_access(pos)
+    }
+
+    fn build(
+        size: usize,
+        parent_count: usize,
+        crds: &[usize],
+        same_key: &[bool],
+        positions: &mut [usize],
+    ) -> Result<(Self, usize), Error> {
+        // `empty` allocates `pos` fallibly; `append_init` then only
+        // zeroes it within its capacity.
+        let mut level = Self::empty(size, parent_count)?;
+        level.crd = alloc::with_capacity(crds.len(), "crd")?;
+        level.append_init(parent_count);
+        let mut segment: Option<(usize, usize)> = None; // (parent, begin)
+        for (e, p) in positions.iter_mut().enumerate() {
+            match segment {
+                Some((parent, _)) if parent == *p => {
+                    // Same parent: a new position only for a new key.
+                    if !same_key[e] {
+                        level.append_coord(crds[e]);
+                    }
+                }
+                _ => {
+                    if let Some((parent, begin)) = segment {
+                        level.append_edges(parent, begin, level.len());
+                    }
+                    segment = Some((*p, level.len()));
+                    level.append_coord(crds[e]);
+                }
+            }
+            *p = level.len() - 1;
+        }
+        if let Some((parent, begin)) = segment {
+            level.append_edges(parent, begin, level.len());
+        }
+        level.append_finalize(parent_count)?;
+        let count = level.len();
+        Ok((level, count))
+    }
+}
+
+/// A non-unique [`Compressed`] level (COO's first level): siblings are
+/// non-decreasing and may repeat.
+pub type CompressedNonUnique<I = u32> = Compressed<I, NonUnique>;
+
+impl<I: Index, P: Markers> Compressed<I, P> {
     /// End of the run of equal coordinates starting at `p`: the smallest `q` in
     /// `(p, end]` with `q == end` or `crd[q] != crd[p]`. Panics unless
     /// `p < end <= len()`.

@@ -64,6 +64,7 @@ impl Level for Dense {
     fn properties() -> Properties {
         Properties {
             name: "Dense",
+            markers: "",
             full: true,
             ordered: true,
             unique: true,

@@ -16,11 +16,13 @@
 
 mod compressed;
 mod dense;
+mod markers;
 mod runs;
 mod singleton;
 
 pub use compressed::{Compressed, CompressedNonUnique};
 pub use dense::Dense;
+pub use markers::{Markers, NonUnique};
 pub use singleton::{Singleton, SingletonNonUnique};
 
 use crate::Error;
@@ -30,8 +32,10 @@ use std::ops::Range;
 /// The properties of a level type (Chou et al. 2018, section 3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Properties {
-    /// The level type's name, for error messages.
+    /// The level kind's name, for error messages.
     pub name: &'static str,
+    /// Its property markers as written in its type (`"NonUnique"`), or `""`.
+    pub markers: &'static str,
     /// Every parent position has a child for every coordinate in `0..size`.
     pub full: bool,
     /// Siblings (children of equal ancestor coordinates) are in increasing order.
@@ -43,6 +47,16 @@ pub struct Properties {
     /// No two coordinates are separated by a position that encodes no
     /// coordinate (unlike a hash level's empty buckets).
     pub compact: bool,
+}
+
+/// The level type as a user writes it: `Compressed` or `Compressed<_, NonUnique>`.
+impl std::fmt::Display for Properties {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.markers {
+            "" => f.write_str(self.name),
+            markers => write!(f, "{}<_, {markers}>", self.name),
+        }
+    }
 }
 
 mod sealed {

@@ -1,228 +1,235 @@
 //! Singleton levels: exactly one child per parent position, at the parent's
 //! own position, with its coordinate stored in `crd` (COO's trailing levels).
 
-use super::{runs, Level, Properties, Sealed};
+use super::{runs, Level, Markers, NonUnique, Properties, Sealed};
 use crate::alloc;
 use crate::index::{fits, Index};
 use crate::Error;
+use std::marker::PhantomData;
 use std::ops::Range;
 
-/// Defines a singleton level struct; the two variants differ only in whether
-/// the children of one parent run must be strictly increasing or non-decreasing.
-macro_rules! singleton_level {
-    ($(#[$doc:meta])* $name:ident, unique = $unique:expr) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-        pub struct $name<I = u32> {
-            size: usize,
-            crd: Vec<I>,
-        }
-
-        impl<I: Index> $name<I> {
-            /// Validates and wraps raw arrays: `size` fits `I` and every
-            /// `crd < size`. Ordering relative to the parent's runs and
-            /// `crd.len()` against the parent's position count are checked when
-            /// the tensor is assembled. Errors report level 0.
-            #[inline]
-            pub fn from_raw(size: usize, crd: Vec<I>) -> Result<Self, Error> {
-                let size_i = fits::<I>(size)?;
-                if let Some(q) = crd.iter().position(|&c| c >= size_i) {
-                    return Err(Error::invalid_level(0, format!(
-                        "crd[{q}] = {} is not below the level size {size}",
-                        crd[q].to_usize()
-                    )));
-                }
-                Ok(Self { size, crd })
-            }
-
-            /// Wraps an array without checking it. The result is validated
-            /// before it becomes part of a tensor.
-            #[cfg(test)]
-            pub(crate) fn from_parts_unchecked(size: usize, crd: Vec<I>) -> Self {
-                Self { size, crd }
-            }
-
-            /// Size of the dimension.
-            #[inline]
-            pub fn size(&self) -> usize {
-                self.size
-            }
-
-            /// The coordinate of each position.
-            #[inline]
-            pub fn crd(&self) -> &[I] {
-                &self.crd
-            }
-
-            /// Number of positions (`crd.len()`, equal to the parent's).
-            #[inline]
-            pub fn len(&self) -> usize {
-                self.crd.len()
-            }
-
-            /// Whether the level holds no positions.
-            #[inline]
-            pub fn is_empty(&self) -> bool {
-                self.crd.is_empty()
-            }
-
-            /// Coordinate at position `p`; panics if `p >= len()`.
-            #[inline]
-            pub fn pos_access(&self, p: usize) -> usize {
-                self.crd[p].to_usize()
-            }
-
-            /// [`Self::pos_access`] without bounds checks.
-            ///
-            /// # Safety
-            /// `p < self.len()`.
-            #[inline]
-            pub unsafe fn pos_access_unchecked(&self, p: usize) -> usize {
-                debug_assert!(p < self.crd.len());
-                // SAFETY: the caller guarantees p < crd.len().
-                unsafe { self.crd.get_unchecked(p).to_usize() }
-            }
-
-            /// Starts append assembly: drops all coordinates, keeping capacity.
-            /// (Positions are the parent's, so there is nothing to size.)
-            ///
-            /// Assembly is the interface generated kernels use; the result is
-            /// checked by [`Tensor::from_levels`](crate::Tensor::from_levels)
-            /// like any other level.
-            #[doc(hidden)]
-            #[inline]
-            pub fn append_init(&mut self, parent_size_hint: usize) {
-                self.crd.clear();
-                self.crd.reserve(parent_size_hint);
-            }
-
-            /// Appends coordinate `i` (which must be below `size`; debug builds
-            /// assert it) at position `len()`.
-            #[doc(hidden)]
-            #[inline]
-            pub fn append_coord(&mut self, i: usize) {
-                debug_assert!(i < self.size, "coordinate {i} >= size {}", self.size);
-                self.crd.push(I::from_usize_unchecked(i));
-            }
-        }
-
-        impl<I> Sealed for $name<I> {}
-
-        impl<I: Index> Level for $name<I> {
-            fn properties() -> Properties {
-                Properties {
-                    name: stringify!($name),
-                    full: false,
-                    ordered: true,
-                    unique: $unique,
-                    branchless: true,
-                    compact: true,
-                }
-            }
-
-            fn size(&self) -> usize {
-                self.size
-            }
-
-            fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
-                let size_i = fits::<I>(self.size)?;
-                if self.size == 0 && parent_count > 0 {
-                    return Err(Error::invalid_level(0, size_zero_detail(stringify!($name), parent_count)));
-                }
-                if self.crd.len() != parent_count {
-                    return Err(Error::invalid_level(0, format!(
-                        "crd has {} entries but the parent level has {parent_count} positions",
-                        self.crd.len()
-                    )));
-                }
-                if let Some(q) = self.crd.iter().position(|&c| c >= size_i) {
-                    return Err(Error::invalid_level(0, format!(
-                        "crd[{q}] = {} is not below the level size {}",
-                        self.crd[q].to_usize(),
-                        self.size
-                    )));
-                }
-                Ok(parent_count)
-            }
-
-            fn child_range(&self, parent_pos: usize) -> Range<usize> {
-                parent_pos..parent_pos + 1
-            }
-
-            fn coord_at(&self, pos: usize) -> usize {
-                self.pos_access(pos)
-            }
-
-            fn build(
-                size: usize,
-                parent_count: usize,
-                crds: &[usize],
-                _same_key: &[bool],
-                positions: &mut [usize],
-            ) -> Result<(Self, usize), Error> {
-                let crd = build_crd::<I>(stringify!($name), size, parent_count, crds, positions)?;
-                Ok((Self { size, crd }, parent_count))
-            }
-        }
-    };
+/// A singleton level: one child per parent position, at the parent's own
+/// position, its coordinate in `crd` (COO's last level).
+///
+/// Iterated by position; assembled by append. Properties: ordered,
+/// branchless and compact; not full; unique unless `P` is [`NonUnique`]
+/// ([`SingletonNonUnique`] spells that: the middle levels of a COO tensor of
+/// order 3 or more).
+///
+/// # Invariants
+///
+/// Checked by [`Tensor::from_levels`](crate::Tensor::from_levels) (the
+/// first two also by [`Singleton::from_raw`]), under a parent level with
+/// `n` positions:
+///
+/// - `size` fits `I`;
+/// - every `crd[q] < size`;
+/// - *branchless*: `crd.len() == n` (one child per parent position);
+/// - *ordered*: within each run of a non-unique parent (consecutive parent
+///   positions whose ancestors hold equal coordinates) the coordinates are
+///   non-decreasing, and *unique* (unless `P` is `NonUnique`): strictly
+///   increasing; under a unique parent every run is one position;
+/// - as format rules: it is not the first level (it needs a parent), and
+///   when non-unique its child level must be branchless, so it is never the
+///   last level.
+///
+/// *Compact* holds by construction.
+///
+/// # Size 0
+///
+/// A singleton level of size 0 under a parent level with at least one
+/// position is not representable: it must store a coordinate below 0 for
+/// every parent position. So `Tensor::<f64, (Dense, Singleton)>::new(&[3, 0])`
+/// is an `Err`, while `(Dense, Compressed)` (which stores an empty segment
+/// per row) represents the empty 3x0 matrix. A size-0 singleton under a
+/// parent without positions (e.g. in `Coo`, or below a size-0 dense
+/// level) is fine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Singleton<I = u32, P = ()> {
+    size: usize,
+    crd: Vec<I>,
+    markers: PhantomData<P>,
 }
 
-singleton_level!(
-    /// A singleton level: one child per parent position, at the parent's own
-    /// position, its coordinate in `crd` (COO's last level).
-    ///
-    /// Iterated by position; assembled by append. Properties: ordered, unique,
-    /// branchless and compact; not full.
-    ///
-    /// # Invariants
-    ///
-    /// Checked by [`Tensor::from_levels`](crate::Tensor::from_levels) (the
-    /// first two also by [`Singleton::from_raw`]), under a parent level with
-    /// `n` positions:
-    ///
-    /// - `size` fits `I`;
-    /// - every `crd[q] < size`;
-    /// - *branchless*: `crd.len() == n` (one child per parent position);
-    /// - *unique* and *ordered*: within each run of a non-unique parent
-    ///   (consecutive parent positions whose ancestors hold equal
-    ///   coordinates) the coordinates are strictly increasing; under a unique
-    ///   parent every run is one position;
-    /// - as a format rule: it is not the first level (it needs a parent).
-    ///
-    /// *Compact* holds by construction.
-    ///
-    /// # Size 0
-    ///
-    /// A singleton level of size 0 under a parent level with at least one
-    /// position is not representable: it must store a coordinate below 0 for
-    /// every parent position. So `Tensor::<f64, (Dense, Singleton)>::new(&[3, 0])`
-    /// is an `Err`, while `(Dense, Compressed)` (which stores an empty segment
-    /// per row) represents the empty 3x0 matrix. A size-0 singleton under a
-    /// parent without positions (e.g. in `Coo`, or below a size-0 dense
-    /// level) is fine.
-    Singleton,
-    unique = true
-);
+impl<I: Index, P: Markers> Singleton<I, P> {
+    /// Validates and wraps raw arrays: `size` fits `I` and every
+    /// `crd < size`. Ordering relative to the parent's runs and
+    /// `crd.len()` against the parent's position count are checked when
+    /// the tensor is assembled. Errors report level 0.
+    #[inline]
+    pub fn from_raw(size: usize, crd: Vec<I>) -> Result<Self, Error> {
+        let size_i = fits::<I>(size)?;
+        if let Some(q) = crd.iter().position(|&c| c >= size_i) {
+            return Err(Error::invalid_level(
+                0,
+                format!(
+                    "crd[{q}] = {} is not below the level size {size}",
+                    crd[q].to_usize()
+                ),
+            ));
+        }
+        Ok(Self {
+            size,
+            crd,
+            markers: PhantomData,
+        })
+    }
 
-singleton_level!(
-    /// A singleton level whose children within one parent run may repeat (the
-    /// middle levels of a COO tensor of order 3 or more).
-    ///
-    /// Iterated by position; assembled by append. Properties: ordered,
-    /// branchless and compact; neither unique nor full.
-    ///
-    /// # Invariants
-    ///
-    /// Those of [`Singleton`] (including its size-0 rule), except that
-    /// within each run of a non-unique parent the coordinates need only be
-    /// non-decreasing (*ordered*, not *unique*). Besides, as format rules: it
-    /// is not the first level, and its child level must be branchless, so it
-    /// is never the last level.
-    SingletonNonUnique,
-    unique = false
-);
+    /// Wraps an array without checking it. The result is validated
+    /// before it becomes part of a tensor.
+    #[cfg(test)]
+    pub(crate) fn from_parts_unchecked(size: usize, crd: Vec<I>) -> Self {
+        Self {
+            size,
+            crd,
+            markers: PhantomData,
+        }
+    }
 
-impl<I: Index> SingletonNonUnique<I> {
+    /// Size of the dimension.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The coordinate of each position.
+    #[inline]
+    pub fn crd(&self) -> &[I] {
+        &self.crd
+    }
+
+    /// Number of positions (`crd.len()`, equal to the parent's).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.crd.len()
+    }
+
+    /// Whether the level holds no positions.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.crd.is_empty()
+    }
+
+    /// Coordinate at position `p`; panics if `p >= len()`.
+    #[inline]
+    pub fn pos_access(&self, p: usize) -> usize {
+        self.crd[p].to_usize()
+    }
+
+    /// [`Self::pos_access`] without bounds checks.
+    ///
+    /// # Safety
+    /// `p < self.len()`.
+    #[inline]
+    pub unsafe fn pos_access_unchecked(&self, p: usize) -> usize {
+        debug_assert!(p < self.crd.len());
+        // SAFETY: the caller guarantees p < crd.len().
+        unsafe { self.crd.get_unchecked(p).to_usize() }
+    }
+
+    /// Starts append assembly: drops all coordinates, keeping capacity.
+    /// (Positions are the parent's, so there is nothing to size.)
+    ///
+    /// Assembly is the interface generated kernels use; the result is
+    /// checked by [`Tensor::from_levels`](crate::Tensor::from_levels)
+    /// like any other level.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_init(&mut self, parent_size_hint: usize) {
+        self.crd.clear();
+        self.crd.reserve(parent_size_hint);
+    }
+
+    /// Appends coordinate `i` (which must be below `size`; debug builds
+    /// assert it) at position `len()`.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_coord(&mut self, i: usize) {
+        debug_assert!(i < self.size, "coordinate {i} >= size {}", self.size);
+        self.crd.push(I::from_usize_unchecked(i));
+    }
+}
+
+impl<I, P> Sealed for Singleton<I, P> {}
+
+impl<I: Index, P: Markers> Level for Singleton<I, P> {
+    fn properties() -> Properties {
+        Properties {
+            name: "Singleton",
+            markers: P::LABEL,
+            full: false,
+            ordered: true,
+            unique: P::UNIQUE,
+            branchless: true,
+            compact: true,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
+        let size_i = fits::<I>(self.size)?;
+        if self.size == 0 && parent_count > 0 {
+            return Err(Error::invalid_level(
+                0,
+                size_zero_detail("Singleton", parent_count),
+            ));
+        }
+        if self.crd.len() != parent_count {
+            return Err(Error::invalid_level(
+                0,
+                format!(
+                    "crd has {} entries but the parent level has {parent_count} positions",
+                    self.crd.len()
+                ),
+            ));
+        }
+        if let Some(q) = self.crd.iter().position(|&c| c >= size_i) {
+            return Err(Error::invalid_level(
+                0,
+                format!(
+                    "crd[{q}] = {} is not below the level size {}",
+                    self.crd[q].to_usize(),
+                    self.size
+                ),
+            ));
+        }
+        Ok(parent_count)
+    }
+
+    fn child_range(&self, parent_pos: usize) -> Range<usize> {
+        parent_pos..parent_pos + 1
+    }
+
+    fn coord_at(&self, pos: usize) -> usize {
+        self.pos_access(pos)
+    }
+
+    fn build(
+        size: usize,
+        parent_count: usize,
+        crds: &[usize],
+        _same_key: &[bool],
+        positions: &mut [usize],
+    ) -> Result<(Self, usize), Error> {
+        let crd = build_crd::<I>("Singleton", size, parent_count, crds, positions)?;
+        Ok((
+            Self {
+                size,
+                crd,
+                markers: PhantomData,
+            },
+            parent_count,
+        ))
+    }
+}
+
+/// A non-unique [`Singleton`] level: within one parent run, coordinates may repeat.
+pub type SingletonNonUnique<I = u32> = Singleton<I, NonUnique>;
+
+impl<I: Index, P: Markers> Singleton<I, P> {
     /// End of the run of equal coordinates starting at `p`: the smallest `q` in
     /// `(p, end]` with `q == end` or `crd[q] != crd[p]`. Panics unless
     /// `p < end <= len()`.

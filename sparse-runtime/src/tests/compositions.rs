@@ -280,7 +280,7 @@ fn round_trips<L: Levels + Clone + PartialEq>(seed: u64) {
 #[test]
 fn every_valid_composition_round_trips() {
     for (seed, (props, run)) in formats().into_iter().enumerate() {
-        let names: Vec<&str> = props.iter().map(|p| p.name).collect();
+        let names: Vec<String> = props.iter().map(|p| p.to_string()).collect();
         eprintln!("{names:?}");
         run(1000 + seed as u64);
     }
@@ -306,16 +306,16 @@ fn the_list_is_every_valid_composition() {
                 .collect();
             total += 1;
             if check_format(&props).is_ok() {
-                valid.insert(props.iter().map(|p| p.name).collect::<Vec<_>>());
+                valid.insert(props.iter().map(|p| p.to_string()).collect::<Vec<_>>());
             }
         }
     }
     assert_eq!(total, 5 + 25 + 125 + 625);
-    let listed: Vec<Vec<&str>> = formats()
+    let listed: Vec<Vec<String>> = formats()
         .iter()
-        .map(|(props, _)| props.iter().map(|p| p.name).collect())
+        .map(|(props, _)| props.iter().map(|p| p.to_string()).collect())
         .collect();
-    let listed_set: BTreeSet<Vec<&str>> = listed.iter().cloned().collect();
+    let listed_set: BTreeSet<Vec<String>> = listed.iter().cloned().collect();
     assert_eq!(
         listed.len(),
         listed_set.len(),

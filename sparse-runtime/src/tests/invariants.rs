@@ -215,11 +215,7 @@ mod compressed_structure {
             levels,
             vec![0.0],
         );
-        assert_invalid(
-            r,
-            0,
-            "must be followed by a Singleton or SingletonNonUnique level",
-        );
+        assert_invalid(r, 0, "must be followed by a branchless level (a Singleton)");
     }
 
     #[test]
@@ -392,11 +388,7 @@ mod singleton_structure {
             levels,
             vec![0.0],
         );
-        assert_invalid(
-            r,
-            1,
-            "must be followed by a Singleton or SingletonNonUnique level",
-        );
+        assert_invalid(r, 1, "must be followed by a branchless level (a Singleton)");
     }
 
     #[test]

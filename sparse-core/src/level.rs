@@ -1,0 +1,267 @@
+//! Level kinds as declarations (Chou et al. 2018, section 3, Tables 1–3).
+//!
+//! Each level kind of the runtime is declared here once: how it iterates, whether it can
+//! locate, how it is assembled, its properties (and which of them a type spelling configures),
+//! and the level functions it provides under their runtime names. Every later pass asks these
+//! declarations questions through [`LevelFormat`](crate::format::LevelFormat) ("can this level
+//! locate?", "what is this level's `pos_bounds`?") and never matches on a kind's name, so a new
+//! level kind is a runtime struct plus one declaration below.
+
+/// How a level enumerates its coordinates (section 3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Iteration {
+    /// Iterate coordinates in `coord_bounds` and compute positions from them.
+    CoordinateValue,
+    /// Iterate positions in `pos_bounds` and read coordinates from them.
+    CoordinatePosition,
+}
+
+/// How an output level is assembled (section 3.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Assembly {
+    /// Positions are computed from coordinates; values are written in place.
+    Insert,
+    /// Coordinates are appended in order and segments closed by edges.
+    Append,
+}
+
+/// A property of a level kind (section 3.3): fixed, or configured by the type spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// Every level of the kind has it.
+    Always,
+    /// No level of the kind has it.
+    Never,
+    /// Levels have `default` unless their type carries `marker`, which flips it.
+    Configurable {
+        /// The property of a level whose type carries no marker for it.
+        default: bool,
+        /// The runtime's marker type that flips it (`NonUnique`).
+        marker: &'static str,
+    },
+}
+
+impl Property {
+    /// The property's value for a level whose type carries `markers`.
+    pub fn resolve(self, markers: &[&str]) -> bool {
+        match self {
+            Property::Always => true,
+            Property::Never => false,
+            Property::Configurable { default, marker } => default != markers.contains(&marker),
+        }
+    }
+
+    /// The marker that configures it, if it is configurable.
+    pub fn marker(self) -> Option<&'static str> {
+        match self {
+            Property::Configurable { marker, .. } => Some(marker),
+            _ => None,
+        }
+    }
+}
+
+/// A level function (Tables 2–3), by what it computes. The arguments are the paper's:
+/// the lowering passes them in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelFn {
+    /// `pos_bounds(parent_pos) -> (begin, end)`: the child positions of a parent position.
+    /// Only called with a parent position of a validated hierarchy.
+    PosBounds,
+    /// `pos_access(pos) -> coord`: the coordinate at a position in `pos_bounds`.
+    PosAccess,
+    /// `run_end(pos, end) -> pos`: the end of the run of equal coordinates starting at `pos`
+    /// within `pos..end` (iterator chaining over a non-unique level, section 4.3).
+    RunEnd,
+    /// `locate(parent_pos, coord) -> pos`: the position of a coordinate below a parent.
+    Locate,
+    /// `append_init(parent_size_hint)`: starts append assembly.
+    AppendInit,
+    /// `append_coord(coord)`: appends a coordinate at position `len()`.
+    AppendCoord,
+    /// `append_edges(parent_pos, begin, end)`: attaches positions `begin..end` to a parent.
+    AppendEdges,
+    /// `append_finalize(parent_size) -> Result`: ends append assembly.
+    AppendFinalize,
+    /// `len() -> size`: the number of positions appended so far (the paper's `size` of an
+    /// appending level).
+    Len,
+}
+
+/// One level kind: capabilities (Table 1), properties, and level functions (Tables 2–3).
+#[derive(Debug, PartialEq, Eq)]
+pub struct LevelDecl {
+    /// The runtime struct's name.
+    pub name: &'static str,
+    /// The iteration capability.
+    pub iteration: Iteration,
+    /// Whether it supports `locate` in constant time.
+    pub locate: bool,
+    /// The assembly capability, if it can be an output level.
+    pub assembly: Option<Assembly>,
+    /// Every coordinate of the dimension is present below every parent position.
+    pub full: Property,
+    /// Siblings are in increasing order.
+    pub ordered: Property,
+    /// Siblings have no duplicate coordinates.
+    pub unique: Property,
+    /// Each parent position has exactly one child, at the parent's own position.
+    pub branchless: bool,
+    /// Every position holds a coordinate (no empty buckets or padding).
+    pub compact: bool,
+    /// Whether the struct takes an index type parameter (`Compressed<u64>`).
+    pub index_typed: bool,
+    /// The level functions it provides, with their runtime method names.
+    pub functions: &'static [(LevelFn, &'static str)],
+}
+
+impl LevelDecl {
+    /// The runtime method implementing `f`, if the kind provides it.
+    pub fn function(&self, f: LevelFn) -> Option<&'static str> {
+        self.functions
+            .iter()
+            .find(|(g, _)| *g == f)
+            .map(|&(_, name)| name)
+    }
+
+    /// The markers a type spelling of this kind may carry.
+    pub fn markers(&self) -> impl Iterator<Item = &'static str> {
+        [self.full, self.ordered, self.unique]
+            .into_iter()
+            .filter_map(Property::marker)
+    }
+}
+
+/// `Dense`: all coordinates `0..N` under every parent; positions `parent * N + i`.
+pub static DENSE: LevelDecl = LevelDecl {
+    name: "Dense",
+    iteration: Iteration::CoordinateValue,
+    locate: true,
+    assembly: Some(Assembly::Insert),
+    full: Property::Always,
+    ordered: Property::Always,
+    unique: Property::Always,
+    branchless: false,
+    compact: true,
+    index_typed: false,
+    functions: &[(LevelFn::Locate, "locate")],
+};
+
+/// `Compressed`: the children of parent `p` are the positions `pos[p]..pos[p+1]` of `crd`.
+pub static COMPRESSED: LevelDecl = LevelDecl {
+    name: "Compressed",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: Some(Assembly::Append),
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Configurable {
+        default: true,
+        marker: "NonUnique",
+    },
+    branchless: false,
+    compact: true,
+    index_typed: true,
+    functions: &[
+        (LevelFn::PosBounds, "pos_bounds_unchecked"),
+        (LevelFn::PosAccess, "pos_access_unchecked"),
+        (LevelFn::RunEnd, "run_end_unchecked"),
+        (LevelFn::AppendInit, "append_init"),
+        (LevelFn::AppendCoord, "append_coord"),
+        (LevelFn::AppendEdges, "append_edges"),
+        (LevelFn::AppendFinalize, "append_finalize"),
+        (LevelFn::Len, "len"),
+    ],
+};
+
+/// `Singleton`: one coordinate per parent position, at the parent's own position.
+pub static SINGLETON: LevelDecl = LevelDecl {
+    name: "Singleton",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: Some(Assembly::Append),
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Configurable {
+        default: true,
+        marker: "NonUnique",
+    },
+    branchless: true,
+    compact: true,
+    index_typed: true,
+    functions: &[
+        (LevelFn::PosAccess, "pos_access_unchecked"),
+        (LevelFn::RunEnd, "run_end_unchecked"),
+        (LevelFn::AppendInit, "append_init"),
+        (LevelFn::AppendCoord, "append_coord"),
+        (LevelFn::Len, "len"),
+    ],
+};
+
+/// Every level kind the runtime provides.
+pub static LEVEL_KINDS: &[&LevelDecl] = &[&DENSE, &COMPRESSED, &SINGLETON];
+
+/// A runtime type name that spells a level kind with fixed markers (a type alias).
+pub struct LevelSpelling {
+    /// The name as written.
+    pub name: &'static str,
+    /// The kind it names.
+    pub kind: &'static LevelDecl,
+    /// The markers it carries.
+    pub markers: &'static [&'static str],
+}
+
+/// The level type names of the runtime: each kind's struct, and the aliases with markers.
+pub static LEVEL_SPELLINGS: &[LevelSpelling] = &[
+    spelling("Dense", &DENSE, &[]),
+    spelling("Compressed", &COMPRESSED, &[]),
+    spelling("CompressedNonUnique", &COMPRESSED, &["NonUnique"]),
+    spelling("Singleton", &SINGLETON, &[]),
+    spelling("SingletonNonUnique", &SINGLETON, &["NonUnique"]),
+];
+
+const fn spelling(
+    name: &'static str,
+    kind: &'static LevelDecl,
+    markers: &'static [&'static str],
+) -> LevelSpelling {
+    LevelSpelling {
+        name,
+        kind,
+        markers,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_consistent() {
+        for kind in LEVEL_KINDS {
+            let has = |f| kind.function(f).is_some();
+            match kind.iteration {
+                Iteration::CoordinatePosition => assert!(has(LevelFn::PosAccess), "{}", kind.name),
+                Iteration::CoordinateValue => assert!(kind.locate, "{}", kind.name),
+            }
+            assert_eq!(kind.locate, has(LevelFn::Locate), "{}", kind.name);
+            if kind.iteration == Iteration::CoordinatePosition && !kind.branchless {
+                assert!(has(LevelFn::PosBounds), "{}", kind.name);
+            }
+            if kind.unique != Property::Always {
+                assert!(has(LevelFn::RunEnd), "{}", kind.name);
+            }
+            if kind.assembly == Some(Assembly::Append) {
+                for f in [LevelFn::AppendInit, LevelFn::AppendCoord, LevelFn::Len] {
+                    assert!(has(f), "{} lacks {f:?}", kind.name);
+                }
+                if !kind.branchless {
+                    assert!(has(LevelFn::AppendEdges) && has(LevelFn::AppendFinalize));
+                }
+            }
+        }
+        for s in LEVEL_SPELLINGS {
+            assert!(LEVEL_KINDS.contains(&s.kind));
+            assert!(s.markers.iter().all(|m| s.kind.markers().any(|k| k == *m)));
+        }
+    }
+}

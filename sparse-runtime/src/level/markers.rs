@@ -1,0 +1,37 @@
+//! Property markers: the type parameter that configures a level's configurable
+//! properties (Chou et al. 2018, Table 1, the "(✓)" entries). The macro reads
+//! them from a type's spelling, and the level's validation enforces them.
+
+use super::Sealed;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The properties a marker type configures. Sealed: implemented by `()` (no
+/// marker: the kind's defaults) and by the marker types of this crate.
+pub trait Markers:
+    Sealed + Clone + Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static
+{
+    /// Siblings have no duplicate coordinates.
+    const UNIQUE: bool;
+    /// The markers as written in a type (`""` for none), for messages.
+    const LABEL: &'static str;
+}
+
+impl Sealed for () {}
+
+impl Markers for () {
+    const UNIQUE: bool = true;
+    const LABEL: &'static str = "";
+}
+
+/// Marks a level as *not unique*: siblings may repeat a coordinate (COO's
+/// levels above the last). `Compressed<u32, NonUnique>` is COO's first level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NonUnique;
+
+impl Sealed for NonUnique {}
+
+impl Markers for NonUnique {
+    const UNIQUE: bool = false;
+    const LABEL: &'static str = "NonUnique";
+}
