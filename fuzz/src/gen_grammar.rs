@@ -30,8 +30,10 @@ const ALIASES: &[(&str, usize)] = &[
     ("Csr", 2),
     ("Csc", 2),
     ("Dcsr", 2),
+    ("Dcsc", 2),
     ("Coo", 2),
     ("Csf3", 3),
+    ("Csf4", 4),
     ("Coo3", 3),
 ];
 

@@ -110,6 +110,8 @@ const TYPE_NAMES: &[&str] = &[
     "Dcsr",
     "Coo",
     "Csf3",
+    "Csf4",
+    "Dcsc",
     "Coo3",
     "Tensor",
     "Dense",

@@ -78,6 +78,8 @@ pub const KNOWN_NAMES: &[&str] = &[
     "Dcsr",
     "Coo",
     "Csf3",
+    "Csf4",
+    "Dcsc",
     "Coo3",
     "Tensor",
     "Modes",

@@ -184,11 +184,17 @@ pub const ALIASES: &[Alias] = &[
     alias("Csr", &["Dense", "Compressed"], &[0, 1]),
     alias("Csc", &["Dense", "Compressed"], &[1, 0]),
     alias("Dcsr", &["Compressed", "Compressed"], &[0, 1]),
+    alias("Dcsc", &["Compressed", "Compressed"], &[1, 0]),
     alias("Coo", &["CompressedNonUnique", "Singleton"], &[0, 1]),
     alias(
         "Csf3",
         &["Compressed", "Compressed", "Compressed"],
         &[0, 1, 2],
+    ),
+    alias(
+        "Csf4",
+        &["Compressed", "Compressed", "Compressed", "Compressed"],
+        &[0, 1, 2, 3],
     ),
     alias(
         "Coo3",

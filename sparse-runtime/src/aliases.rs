@@ -19,10 +19,17 @@ pub type Csr<V, I = u32> = Tensor<V, (Dense, Compressed<I>)>;
 pub type Csc<V, I = u32> = Tensor<V, (Dense, Compressed<I>), Modes<1, 0>>;
 /// Doubly compressed sparse row matrix (empty rows are not stored).
 pub type Dcsr<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>)>;
+/// Doubly compressed sparse column matrix: DCSR's levels over the columns
+/// first (empty columns are not stored). For matrices with many empty
+/// columns, where CSC's column pointer array would dominate.
+pub type Dcsc<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>), Modes<1, 0>>;
 /// Coordinate-list matrix (sorted, duplicates summed at construction).
 pub type Coo<V, I = u32> = Tensor<V, (CompressedNonUnique<I>, Singleton<I>)>;
 /// Compressed sparse fiber order-3 tensor.
 pub type Csf3<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>, Compressed<I>)>;
+/// Compressed sparse fiber order-4 tensor (for another mode order, write
+/// `Tensor<V, (Compressed, Compressed, Compressed, Compressed), Modes<..>>`).
+pub type Csf4<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>, Compressed<I>, Compressed<I>)>;
 /// Coordinate-list order-3 tensor.
 pub type Coo3<V, I = u32> =
     Tensor<V, (CompressedNonUnique<I>, SingletonNonUnique<I>, Singleton<I>)>;

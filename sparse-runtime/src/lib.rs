@@ -43,7 +43,7 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-pub use aliases::{Coo, Coo3, Csc, Csf3, Csr, Dcsr, Dense1, Dense2, Dense3, SparseVec};
+pub use aliases::{Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc, Dcsr, Dense1, Dense2, Dense3, SparseVec};
 pub use error::Error;
 pub use index::Index;
 pub use level::{
@@ -61,9 +61,9 @@ pub use value::Value;
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
     pub use crate::{
-        sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csr, Dcsr, Dense,
-        Dense1, Dense2, Dense3, Error, Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique,
-        Singleton, SingletonNonUnique, SparseVec, Tensor, Value,
+        sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
+        Dcsr, Dense, Dense1, Dense2, Dense3, Error, Identity, Index, Level, Levels, ModeOrder,
+        Modes, NonUnique, Singleton, SingletonNonUnique, SparseVec, Tensor, Value,
     };
 }
 

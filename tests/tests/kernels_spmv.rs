@@ -563,3 +563,5 @@ mv_extra_family!(
         csc_spelled_as_tensor: [SparseVec<f64>], [Tensor<f64, (Dense, Compressed), Modes<1, 0>>], [SparseVec<f64>];
     ]
 );
+spmv_case!(dcsc_dense1, [Dcsc<f64>], [Dense1<f64>]);
+spmv_case!(dcsc_sparsevec, [Dcsc<f64>], [SparseVec<f64>]);

@@ -131,11 +131,22 @@ pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
     ("Csr", &[Kind::Dense, Kind::Compressed], &[0, 1]),
     ("Csc", &[Kind::Dense, Kind::Compressed], &[1, 0]),
     ("Dcsr", &[Kind::Compressed, Kind::Compressed], &[0, 1]),
+    ("Dcsc", &[Kind::Compressed, Kind::Compressed], &[1, 0]),
     ("Coo", &[Kind::CompressedNu, Kind::Singleton], &[0, 1]),
     (
         "Csf3",
         &[Kind::Compressed, Kind::Compressed, Kind::Compressed],
         &[0, 1, 2],
+    ),
+    (
+        "Csf4",
+        &[
+            Kind::Compressed,
+            Kind::Compressed,
+            Kind::Compressed,
+            Kind::Compressed,
+        ],
+        &[0, 1, 2, 3],
     ),
     (
         "Coo3",
