@@ -56,3 +56,10 @@ fn four_way_union_merges_compactly() {
         "pub fn add4(y: &mut SparseVec<f64>, a: &SparseVec<f64>, b: &SparseVec<f64>, c: &SparseVec<f64>, d: &SparseVec<f64>) { y(i) = a(i) + b(i) * c(i) + d(i) }"
     ));
 }
+
+#[test]
+fn coo_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}
