@@ -63,3 +63,38 @@ fn coo_spmv() {
         "pub fn spmv(y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
     ));
 }
+
+/// Which COO loops scatter (visit positions, no run deduplication) and which keep runs.
+#[test]
+fn coo_loops_scatter_only_when_linear_and_not_co_iterated() {
+    let runs = |body: &str, params: &str| {
+        generated(&format!("pub fn k({params}) {{ {body} }}")).contains("run_end")
+    };
+    let coo_mv = "y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>";
+    assert!(!runs("y(i) = a(i, j) * x(j)", coo_mv));
+    assert!(!runs("y(i) = 2.0 * a(i, j) * x(j) / x(i)", coo_mv));
+    assert!(!runs("y(j) = a(i, j) * x(i)", coo_mv));
+    assert!(!runs(
+        "s = a(i, j) * x(j)",
+        "s: &mut f64, a: &Coo<f64>, x: &Dense1<f64>"
+    ));
+    assert!(!runs(
+        "y(i, j) = a(i, j, k) * x(k)",
+        "y: &mut Dense2<f64>, a: &Coo3<f64>, x: &Dense1<f64>"
+    ));
+    // A sparse x is co-iterated with the singleton level: per run, not per nonzero.
+    assert!(runs(
+        "y(i) = a(i, j) * x(j)",
+        "y: &mut Dense1<f64>, a: &Coo<f64>, x: &SparseVec<f64>"
+    ));
+    // A sparse output is appended once per coordinate.
+    assert!(runs(
+        "y(i) = a(i, j) * x(j)",
+        "y: &mut SparseVec<f64>, a: &Coo<f64>, x: &Dense1<f64>"
+    ));
+    // Two accesses of `a` are co-iterated at `i`.
+    assert!(runs(
+        "y(i) = a(i, j) * x(j) * (a(i, k) * x(k))",
+        "y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>"
+    ));
+}

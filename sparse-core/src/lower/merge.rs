@@ -6,7 +6,7 @@ use super::{conjoin, open_sum, Lowerer, Pos, Scope, Target};
 use crate::format::LevelFn;
 use crate::ir::{bin, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
-use crate::notation::{AccessId, VarId};
+use crate::notation::{AccessId, BinOp, Expr, VarId};
 
 impl Lowerer<'_> {
     /// The loops of a lattice over `v`, and whether they visit every coordinate of `v`.
@@ -58,7 +58,8 @@ impl Lowerer<'_> {
         self.general_merge(scope, v, lattice, dense_driven, target, loop_vars)
     }
 
-    /// `for p in lo..hi { let v = crd[p]; ... }`, with a deduplication step for non-unique levels.
+    /// `for p in lo..hi { let v = crd[p]; ... }`, with a deduplication step for non-unique levels
+    /// unless the loop scatters.
     fn single_iterator_loop(
         &mut self,
         scope: &Scope,
@@ -68,6 +69,14 @@ impl Lowerer<'_> {
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
+        let scatters = self.scatters(point, a, k, target);
+        if let Some(stmts) = self.single_child(scope, v, point, (a, k), scatters, target, loop_vars)
+        {
+            return stmts;
+        }
+        if scatters {
+            return self.scatter_loop(scope, v, point, (a, k), target, loop_vars);
+        }
         let (p, end, run) = (Local::Pos(a, k), Local::End(a, k), Local::RunEnd(a, k));
         let unique = self.format(a).levels[k].unique;
         let mut stmts = self.iterator_bounds(scope, a, k, !unique);
@@ -83,6 +92,108 @@ impl Lowerer<'_> {
         body.extend(self.case_body(scope, v, point, target, loop_vars));
         body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
         stmts.push(Stmt::While(bin(Op::Lt, var(p), var(end)), body));
+        stmts
+    }
+
+    /// Fused iteration over a non-unique level (Chou 2018, section 4.5, "fusing iterators"): when
+    /// it alone drives the loop (everything else at `v` is located) and what the loop computes
+    /// is linear in its access, the value over a run of equal coordinates is the sum of the
+    /// values at each of its positions. So the loop visits positions, not runs: no
+    /// deduplication scan, and a branchless child below becomes a single position (COO SpMV is
+    /// one loop over the nonzeros). What it computes is accumulated: into a temporary, or into
+    /// a dense output, which is then written with `+=` (it is zero-filled first, since a loop
+    /// driven by a sparse level does not cover its dimension). A sparse output is appended in
+    /// order and never scatters. Nor does a level whose branchless children are co-iterated
+    /// with another operand: per position, that operand's iterator would restart for every
+    /// nonzero instead of once per run (the paper's condition: the other levels merged with
+    /// the fused ones can be located).
+    fn scatters(&self, point: &LatticePoint, a: AccessId, k: usize, target: Target) -> bool {
+        let accumulates = match target {
+            Target::Temp { .. } => true,
+            Target::Output => self.dense_output().is_some(),
+        };
+        !self.format(a).levels[k].unique
+            && accumulates
+            && linearity(&point.expr, a) == Linearity::Linear
+            && self.chain_is_located_elsewhere(&point.expr, a, k)
+    }
+
+    /// Whether every other access of `expr` that uses a variable of `a`'s branchless levels
+    /// below `k` stores it in a level with `locate`.
+    fn chain_is_located_elsewhere(&self, expr: &Expr, a: AccessId, k: usize) -> bool {
+        let format = self.format(a);
+        let chain: Vec<VarId> = (k + 1..format.order())
+            .take_while(|&m| format.levels[m].is_branchless())
+            .map(|m| self.kernel.accesses[a].level_var(format, m))
+            .collect();
+        let mut accesses = Vec::new();
+        expr.accesses(&mut accesses);
+        accesses.iter().filter(|&&b| b != a).all(|&b| {
+            let other = self.format(b);
+            (0..other.order()).all(|m| {
+                !chain.contains(&self.kernel.accesses[b].level_var(other, m))
+                    || other.levels[m].has_locate()
+            })
+        })
+    }
+
+    /// A branchless level below one present parent position has exactly one child, at the
+    /// parent's position: no loop, just its coordinate. (Below a run, or when a non-unique
+    /// level must be deduplicated, the general loop applies.)
+    #[allow(clippy::too_many_arguments)]
+    fn single_child(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        point: &LatticePoint,
+        (a, k): (AccessId, usize),
+        scatters: bool,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Option<Vec<Stmt>> {
+        let level = &self.format(a).levels[k];
+        let parent = match k.checked_sub(1).and_then(|j| scope.pos[a].get(j)) {
+            Some(Pos::One(q)) => q.clone(),
+            _ => return None,
+        };
+        if !level.is_branchless() || scope.is_dynamic(a) || !(level.unique || scatters) {
+            return None;
+        }
+        let p = Local::Pos(a, k);
+        let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
+        let mut stmts = vec![
+            Stmt::Let(p, false, parent),
+            Stmt::Let(Local::Index(v), false, coord),
+        ];
+        let mut inner = scope.clone();
+        inner.bound[v] = true;
+        inner.scatter |= scatters;
+        inner.pos[a].push(Pos::One(var(p)));
+        stmts.extend(self.continue_point(&mut inner, v, point, target, loop_vars));
+        Some(stmts)
+    }
+
+    /// The scatter loop: `for p in lo..hi { let v = crd[p]; ... }` with position `p` standing
+    /// for the whole run it belongs to.
+    fn scatter_loop(
+        &mut self,
+        scope: &Scope,
+        v: VarId,
+        point: &LatticePoint,
+        (a, k): (AccessId, usize),
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
+        let p = Local::Pos(a, k);
+        let mut stmts = self.iterator_bounds(scope, a, k, false);
+        let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
+        let mut inner = scope.clone();
+        inner.bound[v] = true;
+        inner.scatter = true;
+        inner.pos[a].push(Pos::One(var(p)));
+        let mut body = vec![Stmt::Let(Local::Index(v), false, coord)];
+        body.extend(self.continue_point(&mut inner, v, point, target, loop_vars));
+        stmts.push(Stmt::For(p, var(p), var(Local::End(a, k)), body));
         stmts
     }
 
@@ -282,11 +393,81 @@ impl Lowerer<'_> {
                 Pos::Run(p, var(Local::RunEnd(a, k)))
             });
         }
+        self.continue_point(&mut inner, v, point, target, loop_vars)
+    }
+
+    /// Below a point's iterators: locate dense levels and go on with the next loop.
+    fn continue_point(
+        &mut self,
+        inner: &mut Scope,
+        v: VarId,
+        point: &LatticePoint,
+        target: Target,
+        loop_vars: &[VarId],
+    ) -> Vec<Stmt> {
         let mut accesses = Vec::new();
         point.expr.accesses(&mut accesses);
-        let mut body = self.resolve_dense(&mut inner, &accesses);
+        let mut body = self.resolve_dense(inner, &accesses);
         let expr = open_sum(point.expr.clone(), v);
-        body.extend(self.lower_loops(&inner, expr, target, loop_vars));
+        body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body
+    }
+}
+
+/// How an expression depends on one access's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Linearity {
+    /// Not at all.
+    Constant,
+    /// Linearly and homogeneously: a sum of terms each with one factor of the access.
+    Linear,
+    /// Any other way (an added constant, a product of two of its factors, a divisor).
+    Other,
+}
+
+/// How `e` depends on access `a`: the condition under which splitting `a` into its positions
+/// and summing the results gives the value of the whole (see `Lowerer::scatters`).
+fn linearity(e: &Expr, a: AccessId) -> Linearity {
+    use Linearity::{Constant, Linear, Other};
+    match e {
+        Expr::Access(b) if *b == a => Linear,
+        Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) => Constant,
+        Expr::Neg(x) | Expr::Sum(_, x) => linearity(x, a),
+        Expr::Binary(op, l, r) => match (op, linearity(l, a), linearity(r, a)) {
+            (_, Constant, Constant) => Constant,
+            (BinOp::Add | BinOp::Sub, Linear, Linear) => Linear,
+            (BinOp::Mul, Linear, Constant) | (BinOp::Mul, Constant, Linear) => Linear,
+            (BinOp::Div, Linear, Constant) => Linear,
+            _ => Other,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{linearity, Linearity};
+    use crate::notation::{BinOp, Expr};
+
+    #[test]
+    fn linearity_in_one_access() {
+        let (a, b, s) = (Expr::Access(0), Expr::Access(1), Expr::Scalar(0));
+        let op = |o, l: &Expr, r: &Expr| Expr::binary(o, l.clone(), r.clone());
+        let sum = |e: Expr| Expr::Sum(vec![0], Box::new(e));
+        let ab = op(BinOp::Mul, &a, &b);
+        assert_eq!(linearity(&ab, 0), Linearity::Linear);
+        assert_eq!(
+            linearity(&sum(op(BinOp::Div, &ab, &s)), 0),
+            Linearity::Linear
+        );
+        assert_eq!(
+            linearity(&Expr::Neg(Box::new(ab.clone())), 0),
+            Linearity::Linear
+        );
+        assert_eq!(linearity(&op(BinOp::Sub, &ab, &a), 0), Linearity::Linear);
+        assert_eq!(linearity(&op(BinOp::Mul, &b, &s), 0), Linearity::Constant);
+        // An added constant, a square and a divisor are not linear.
+        assert_eq!(linearity(&op(BinOp::Add, &ab, &b), 0), Linearity::Other);
+        assert_eq!(linearity(&op(BinOp::Mul, &ab, &a), 0), Linearity::Other);
+        assert_eq!(linearity(&op(BinOp::Div, &b, &a), 0), Linearity::Other);
     }
 }

@@ -51,6 +51,9 @@ struct Scope {
     /// How many times the code here is emitted: the product of the case counts of the
     /// enclosing lattice merges (each case lowers the loops below it again).
     copies: usize,
+    /// An enclosing loop scatters (iterates a non-unique level by position rather than by
+    /// run), so the dense output accumulates what is computed here.
+    scatter: bool,
 }
 
 impl Scope {
@@ -125,6 +128,7 @@ impl<'k> Lowerer<'k> {
             present: vec![IrExpr::Bool(true); k.accesses.len()],
             compact: false,
             copies: 1,
+            scatter: false,
         };
         let mut body = self.assembly_init();
         let mut loop_vars = k.output_vars().to_vec();
@@ -299,11 +303,12 @@ impl<'k> Lowerer<'k> {
             Output::Tensor(a) if self.sparse_output().is_some() => self.append_entry(*a, value),
             Output::Tensor(a) => match scope.pos[*a].last() {
                 Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {
-                    vec![Stmt::Assign(
-                        index(self.vals(*a), p.clone()),
-                        self.write,
-                        value,
-                    )]
+                    let mode = if scope.scatter {
+                        Assign::Add
+                    } else {
+                        self.write
+                    };
+                    vec![Stmt::Assign(index(self.vals(*a), p.clone()), mode, value)]
                 }
                 _ => {
                     self.fail("output position unresolved at compute");
