@@ -4,9 +4,9 @@
 //! order.
 //!
 //! Two merge strategies share one scope:
-//! - [`merge`]: taco's merge lattice, one loop per lattice point and one case per point of its
+//! - `merge`: taco's merge lattice, one loop per lattice point and one case per point of its
 //!   sub-lattice. Each case knows statically which operands are present.
-//! - [`compact`]: one loop over the union of the iterators, the coordinate their minimum, each
+//! - `compact`: one loop over the union of the iterators, the coordinate their minimum, each
 //!   iterator testing at run time whether it sits there. Operands then carry a run-time
 //!   *presence* flag, and values and the output are gated by it. Its code grows linearly with
 //!   the operands where a lattice grows exponentially, so it takes over when a lattice would be
