@@ -156,7 +156,12 @@ impl Lowerer<'_> {
             Some(Pos::One(q)) => q.clone(),
             _ => return None,
         };
-        if !level.is_branchless() || scope.is_dynamic(a) || !(level.unique || scatters) {
+        let resolved_to_parent = scope.pos[a].len() == k;
+        if !level.is_branchless()
+            || !resolved_to_parent
+            || scope.is_dynamic(a)
+            || !(level.unique || scatters)
+        {
             return None;
         }
         let p = Local::Pos(a, k);
@@ -185,6 +190,11 @@ impl Lowerer<'_> {
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
         let p = Local::Pos(a, k);
+        if scope.pos[a].len() != k {
+            self.fail(format!(
+                "level {k} of access {a} iterated before its parent"
+            ));
+        }
         let mut stmts = self.iterator_bounds(scope, a, k, false);
         let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
         let mut inner = scope.clone();
