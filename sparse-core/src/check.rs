@@ -174,7 +174,7 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
             ),
         );
     }
-    if !last.unique {
+    if !last.is_unique() {
         diags.error_help(
             param.type_span,
             "the last level of a tensor must be unique",
@@ -182,7 +182,7 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
         );
     }
     for pair in levels.windows(2) {
-        if !pair[0].unique && !pair[1].is_branchless() {
+        if !pair[0].is_unique() && !pair[1].is_branchless() {
             diags.error_help(
                 param.type_span,
                 format!(
@@ -799,7 +799,7 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
                 "inserts (its positions are computed from coordinates) below a level that appends",
             ),
             Some(Assembly::Append) if level.is_branchless() => match parent {
-                Some(p) if p.assembly() == Some(Assembly::Append) && !p.unique => None,
+                Some(p) if p.assembly() == Some(Assembly::Append) && !p.is_unique() => None,
                 _ => Some("appends in lockstep with its parent, which must be a non-unique level that appends"),
             },
             _ => None,

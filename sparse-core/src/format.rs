@@ -16,12 +16,6 @@ pub struct LevelFormat {
     pub decl: &'static LevelDecl,
     /// The property markers its type carries (`NonUnique`), each one of `decl.markers()`.
     pub markers: Vec<&'static str>,
-    /// Whether a coordinate appears at most once under each parent position.
-    pub unique: bool,
-    /// Whether siblings are in increasing order.
-    pub ordered: bool,
-    /// Whether every coordinate is present under every parent position.
-    pub full: bool,
     /// The index type of its `pos`/`crd` arrays as written (`u64`), if not the default.
     pub index: Option<syn::Type>,
 }
@@ -32,9 +26,6 @@ impl LevelFormat {
         LevelFormat {
             decl,
             markers: markers.to_vec(),
-            unique: decl.unique.resolve(markers),
-            ordered: decl.ordered.resolve(markers),
-            full: decl.full.resolve(markers),
             index: None,
         }
     }
@@ -57,7 +48,12 @@ impl LevelFormat {
 
     /// Every coordinate of the dimension is present under every parent position.
     pub fn is_full(&self) -> bool {
-        self.full
+        self.decl.full.resolve(&self.markers)
+    }
+
+    /// A coordinate appears at most once under each parent position.
+    pub fn is_unique(&self) -> bool {
+        self.decl.unique.resolve(&self.markers)
     }
 
     /// Supports `locate(parent_pos, i)` in constant time.

@@ -380,12 +380,14 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
             level.decl.markers().collect::<Vec<_>>().join(", ")
         ),
     };
-    let marker_name = |arg: &GenericArgument| match arg {
-        GenericArgument::Type(t) => marker_of(&level, t),
-        _ => None,
+    let arity_ok = match args.len() {
+        0 => true,
+        1 => level.has_index_type(),
+        2 => level.has_index_type() && takes_marker,
+        _ => false,
     };
-    if let [first] = args.as_slice() {
-        if let Some(m) = marker_name(first).filter(|_| takes_marker) {
+    if let [GenericArgument::Type(first)] = args.as_slice() {
+        if let Some(m) = marker_of(&level, first).filter(|_| takes_marker) {
             diags.error_help(
                 first.span(),
                 "a property marker comes after the index type",
@@ -394,22 +396,14 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
             return None;
         }
     }
-    let index = match args.as_slice() {
-        [] => None,
-        [GenericArgument::Type(index)] | [GenericArgument::Type(index), _]
-            if level.has_index_type() =>
-        {
-            Some(read_index_type(index, diags)?)
-        }
-        _ => None,
-    };
-    let arity_ok = match args.len() {
-        0 => true,
-        1 => level.has_index_type(),
-        2 => level.has_index_type() && takes_marker,
-        _ => false,
-    };
-    if !arity_ok || (!args.is_empty() && index.is_none()) {
+    let types: Vec<&Type> = args
+        .iter()
+        .filter_map(|arg| match arg {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    if !arity_ok || types.len() != args.len() {
         let what = match (level.has_index_type(), takes_marker) {
             (false, _) => "no type parameters",
             (true, false) => "one index type",
@@ -422,17 +416,12 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
         );
         return None;
     }
-    level.index = index;
-    if let Some(GenericArgument::Type(marker)) = args.get(1) {
-        match marker_of(&level, marker) {
-            Some(m) => {
-                level = LevelFormat {
-                    index: level.index,
-                    ..LevelFormat::new(level.decl, &[m])
-                }
-            }
-            None if is_unit(marker) => {}
-            None => {
+    if let Some(index) = types.first() {
+        level.index = Some(read_index_type(index, diags)?);
+    }
+    match types.get(1) {
+        Some(marker) if !is_unit(marker) => {
+            let Some(m) = marker_of(&level, marker) else {
                 diags.error_help(
                     marker.span(),
                     format!(
@@ -442,13 +431,14 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
                     help,
                 );
                 return None;
-            }
+            };
+            Some(LevelFormat {
+                index: level.index,
+                ..LevelFormat::new(level.decl, &[m])
+            })
         }
-    } else if args.len() == 2 {
-        diags.error_help(args[1].span(), "expected a property marker", help);
-        return None;
+        _ => Some(level),
     }
-    Some(level)
 }
 
 /// The property marker of `level`'s kind that `ty` names. The last path segment names it;

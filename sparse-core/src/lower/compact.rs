@@ -107,7 +107,7 @@ impl Lowerer<'_> {
                 bin(Op::Eq, var(Local::Coord(a, k)), var(Local::Index(v)))
             };
             body.push(Stmt::Let(Local::Matched(a, k), false, matched));
-            if !self.format(a).levels[k].unique {
+            if !self.format(a).levels[k].is_unique() {
                 let p = var(Local::Pos(a, k));
                 let run_end = self.level_call(
                     a,
@@ -124,7 +124,7 @@ impl Lowerer<'_> {
         inner.compact = true;
         for &(a, k) in &sparse {
             let p = var(Local::Pos(a, k));
-            inner.pos[a].push(if self.format(a).levels[k].unique {
+            inner.pos[a].push(if self.format(a).levels[k].is_unique() {
                 Pos::One(p)
             } else {
                 Pos::Run(p, var(Local::RunEnd(a, k)))
@@ -135,7 +135,7 @@ impl Lowerer<'_> {
         body.extend(self.resolve_dense(&mut inner, &accesses));
         body.extend(self.lower_loops(&inner, open_sum(expr, v), target, loop_vars));
         for &(a, k) in &sparse {
-            let next = if self.format(a).levels[k].unique {
+            let next = if self.format(a).levels[k].is_unique() {
                 bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
             } else {
                 var(Local::RunEnd(a, k))

@@ -78,7 +78,7 @@ impl Lowerer<'_> {
             return self.scatter_loop(scope, v, point, (a, k), target, loop_vars);
         }
         let (p, end, run) = (Local::Pos(a, k), Local::End(a, k), Local::RunEnd(a, k));
-        let unique = self.format(a).levels[k].unique;
+        let unique = self.format(a).levels[k].is_unique();
         let mut stmts = self.iterator_bounds(scope, a, k, !unique);
         let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
         let mut body = vec![Stmt::Let(Local::Index(v), false, coord)];
@@ -112,7 +112,7 @@ impl Lowerer<'_> {
             Target::Temp { .. } => true,
             Target::Output => self.dense_output().is_some(),
         };
-        !self.format(a).levels[k].unique
+        !self.format(a).levels[k].is_unique()
             && accumulates
             && linearity(&point.expr, a) == Linearity::Linear
             && self.chain_is_located_elsewhere(&point.expr, a, k)
@@ -160,7 +160,7 @@ impl Lowerer<'_> {
         if !level.is_branchless()
             || !resolved_to_parent
             || scope.is_dynamic(a)
-            || !(level.unique || scatters)
+            || !(level.is_unique() || scatters)
         {
             return None;
         }
@@ -284,7 +284,7 @@ impl Lowerer<'_> {
         // on every step of a merge would rescan it until the merge reaches it.
         for &(a, k) in sparse
             .iter()
-            .filter(|&&(a, k)| !self.format(a).levels[k].unique)
+            .filter(|&&(a, k)| !self.format(a).levels[k].is_unique())
         {
             let p = var(Local::Pos(a, k));
             let run_end = self.level_call(
@@ -307,7 +307,7 @@ impl Lowerer<'_> {
         let cases: Vec<LatticePoint> = lattice.sub_points(point).cloned().collect();
         body.extend(self.cases(scope, v, &cases, trivially_matched, target, loop_vars));
         for &(a, k) in sparse {
-            let next = if self.format(a).levels[k].unique {
+            let next = if self.format(a).levels[k].is_unique() {
                 bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
             } else {
                 var(Local::RunEnd(a, k))
@@ -397,7 +397,7 @@ impl Lowerer<'_> {
                 continue;
             }
             let p = var(Local::Pos(a, k));
-            inner.pos[a].push(if level.unique {
+            inner.pos[a].push(if level.is_unique() {
                 Pos::One(p)
             } else {
                 Pos::Run(p, var(Local::RunEnd(a, k)))
