@@ -19,6 +19,7 @@ const LEVELS: &[&str] = &[
     "CompressedNonUnique",
     "Singleton",
     "SingletonNonUnique",
+    "Hashed",
 ];
 
 /// Format aliases and their orders.
@@ -35,6 +36,8 @@ const ALIASES: &[(&str, usize)] = &[
     ("Csf3", 3),
     ("Csf4", 4),
     ("Coo3", 3),
+    ("HashVec", 1),
+    ("HashMat", 2),
 ];
 
 /// A tensor parameter: its order, whether every level is dense, and its type as written
@@ -70,10 +73,16 @@ fn levels(rng: &mut Rng, order: usize, valid: bool) -> Vec<&'static str> {
             }
         } else {
             let opts: &[&str] = match (k == 0, last) {
-                (true, true) => &["Dense", "Compressed"],
-                (true, false) => &["Dense", "Compressed", "CompressedNonUnique"],
-                (false, true) => &["Dense", "Compressed", "Singleton"],
-                (false, false) => &["Dense", "Compressed", "CompressedNonUnique", "Singleton"],
+                (true, true) => &["Dense", "Compressed", "Hashed"],
+                (true, false) => &["Dense", "Compressed", "CompressedNonUnique", "Hashed"],
+                (false, true) => &["Dense", "Compressed", "Singleton", "Hashed"],
+                (false, false) => &[
+                    "Dense",
+                    "Compressed",
+                    "CompressedNonUnique",
+                    "Singleton",
+                    "Hashed",
+                ],
             };
             rng.pick(opts)
         };

@@ -81,6 +81,8 @@ pub const KNOWN_NAMES: &[&str] = &[
     "Csf4",
     "Dcsc",
     "Coo3",
+    "HashVec",
+    "HashMat",
     "Tensor",
     "Modes",
     "Identity",

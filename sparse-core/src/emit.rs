@@ -374,6 +374,7 @@ impl Emitter<'_> {
                 );
             }
             Expr::Value(ValueConst::Literal(lit)) => push(out, self.literal(lit)),
+            Expr::NewScratch => push(out, quote!(::sparse_runtime::__private::Reordered::new())),
             Expr::Pair(a, b) => {
                 let mut inner = Vec::new();
                 self.write(a, 0, &mut inner);

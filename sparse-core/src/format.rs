@@ -56,6 +56,16 @@ impl LevelFormat {
         self.decl.unique.resolve(&self.markers)
     }
 
+    /// Siblings are enumerated in increasing coordinate order by position iteration.
+    pub fn is_ordered(&self) -> bool {
+        self.decl.ordered.resolve(&self.markers)
+    }
+
+    /// Every position holds a coordinate (else iteration tests `is_stored`).
+    pub fn is_compact(&self) -> bool {
+        self.decl.compact
+    }
+
     /// Supports `locate(parent_pos, i)` in constant time.
     pub fn has_locate(&self) -> bool {
         self.decl.locate
@@ -197,6 +207,8 @@ pub const ALIASES: &[Alias] = &[
         &["CompressedNonUnique", "SingletonNonUnique", "Singleton"],
         &[0, 1, 2],
     ),
+    alias("HashVec", &["Hashed"], &[0]),
+    alias("HashMat", &["Dense", "Hashed"], &[0, 1]),
 ];
 
 const fn alias(

@@ -27,6 +27,12 @@ pub enum Local {
     RunEnd(AccessId, usize),
     /// Whether a position iterator sits at the current coordinate (compact merge).
     Matched(AccessId, usize),
+    /// Whether `locate` found the coordinate in a level that is not full.
+    Found(AccessId, usize),
+    /// The scratch array holding an ordered copy of a level's segment (iterator reordering).
+    Scratch(AccessId, usize),
+    /// The level position of the current entry of a scratch array.
+    ScratchPos(AccessId, usize),
     /// Whether a subexpression is present at the current point (a union or intersection of
     /// its operands' presence, computed once).
     Flag(usize),
@@ -116,6 +122,8 @@ pub enum Expr {
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `(a, b)`
     Pair(Box<Expr>, Box<Expr>),
+    /// An empty scratch array for iterator reordering (the runtime's `Reordered::new()`).
+    NewScratch,
 }
 
 /// Value constants.
@@ -290,6 +298,7 @@ impl Printer<'_, '_> {
             Expr::Param(p) => p.to_string(),
             Expr::Usize(n) => n.to_string(),
             Expr::Bool(b) => b.to_string(),
+            Expr::NewScratch => "Reordered::new()".to_string(),
             Expr::Value(ValueConst::Zero) => "0".to_string(),
             Expr::Value(ValueConst::Literal(l)) => quote::ToTokens::to_token_stream(l).to_string(),
             Expr::Binary(op, a, b) => {
@@ -444,7 +453,7 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
 fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
     match e {
         Expr::Var(v) => f(*v),
-        Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => {}
+        Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) | Expr::NewScratch => {}
         Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Min(a, b) | Expr::Pair(a, b) => {
             visit_expr(a, f);
             visit_expr(b, f);

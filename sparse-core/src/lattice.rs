@@ -27,6 +27,10 @@ pub trait LevelInfo {
     fn is_full(&self, it: Iter) -> bool;
     /// Whether the iterator's level supports `locate`.
     fn has_locate(&self, it: Iter) -> bool;
+    /// Whether the iterator can enumerate its coordinates by position here: its level
+    /// iterates by position and, if it could be located instead, its parent is resolved
+    /// (a level reached out of storage order can only be located).
+    fn iterates_positions(&self, it: Iter) -> bool;
 }
 
 /// One lattice point: the iterators merged in its loop and the expression computed there.
@@ -84,7 +88,7 @@ impl MergeLattice {
     /// Whether some point's loop is driven by a full iterator (value iteration over the
     /// dimension): then the merge loops count coordinates.
     pub fn has_dense_driver(&self, info: &impl LevelInfo) -> bool {
-        self.points.iter().any(|p| drivers(p, info).1)
+        self.points.iter().any(|p| counts(p, info))
     }
 
     /// Whether the loops over this lattice visit every coordinate of the dimension: some point
@@ -92,10 +96,9 @@ impl MergeLattice {
     /// whatever the sparse iterators do. (A full iterator next to a sparse one in an
     /// intersection does not: that loop ends with the sparse iterator.)
     pub fn exhausts(&self, info: &impl LevelInfo) -> bool {
-        self.points.iter().any(|p| {
-            let (sparse, dense) = drivers(p, info);
-            dense && sparse.is_empty()
-        })
+        self.points
+            .iter()
+            .any(|p| counts(p, info) && drivers(p, info, true).is_empty())
     }
 
     /// A point without iterators computes something nonzero everywhere (a constant with
@@ -210,30 +213,31 @@ fn disjunction(op: BinOp, l: MergeLattice, r: MergeLattice) -> MergeLattice {
     lattice
 }
 
-/// The iterators a point must co-iterate (Chou 2018, 4.4): a union co-iterates both sides; an
+/// The iterators a point must co-iterate (Chou 2018, 4.4), the universe standing for a part that
+/// is nonzero along the whole dimension (a constant): a union co-iterates both sides; an
 /// intersection co-iterates one side and locates what it can of the other.
 pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
     let mut out = match expr {
         Expr::Access(a) => info
             .level_of(*a)
             .map(|level| vec![Iter::Level { access: *a, level }])
-            .unwrap_or_default(),
-        Expr::Scalar(_) | Expr::Literal(_) => Vec::new(),
+            .unwrap_or(vec![Iter::Universe]),
+        // Constant along `v`: where it is nonzero, it is nonzero at every coordinate. So a sum
+        // with a constant covers the dimension and must be iterated whole, whatever it is
+        // then multiplied by (`(g + y(k)) * b(j)` at `j` is nonzero wherever `b` is).
+        Expr::Scalar(_) | Expr::Literal(_) => vec![Iter::Universe],
         Expr::Neg(e) | Expr::Sum(_, e) => coiterated(e, info),
         Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => {
             let mut c = coiterated(l, info);
             c.extend(coiterated(r, info));
             c
         }
-        // Either side may be the one co-iterated; the other is located where it can be.
-        // Choose the side that leaves fewer full levels to co-iterate: in `(b + D) * x` that is
-        // `x`, so `b` and `x` are merged and `D` is located, rather than walking all of `D`.
+        // Either side may be the one co-iterated; the other is located where it can be (the
+        // universe always can: a constant side lets the other drive). Choose the side that
+        // leaves fewer full levels to co-iterate: in `(b + D) * x` that is `x`, so `b` and `x`
+        // are merged and `D` is located, rather than walking all of `D`.
         Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => {
             let (cl, cr) = (coiterated(l, info), coiterated(r, info));
-            // A side without iterators is constant along `v`: the other side drives.
-            if cl.is_empty() || cr.is_empty() {
-                return [cl, cr].concat();
-            }
             let sparse = |c: &[Iter]| -> Vec<Iter> {
                 c.iter().copied().filter(|&i| !info.has_locate(i)).collect()
             };
@@ -252,16 +256,31 @@ pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
     out
 }
 
-/// The iterators that drive a point's loop: its co-iterated sparse iterators, and whether a
-/// full iterator (value iteration over the dimension) drives it too.
-pub fn drivers(point: &LatticePoint, info: &impl LevelInfo) -> (Vec<(AccessId, usize)>, bool) {
-    let mut sparse = Vec::new();
-    let mut dense = point.iters.contains(&Iter::Universe);
-    for it in coiterated(&point.expr, info) {
-        match it {
-            Iter::Level { access, level } if !info.has_locate(it) => sparse.push((access, level)),
-            _ => dense = true,
-        }
-    }
-    (sparse, dense)
+/// Whether a point's loop counts every coordinate of the dimension (value iteration): it
+/// co-iterates a level that iterates by value (or is reached out of storage order), or the
+/// universe.
+pub fn counts(point: &LatticePoint, info: &impl LevelInfo) -> bool {
+    point.iters.contains(&Iter::Universe)
+        || coiterated(&point.expr, info)
+            .into_iter()
+            .any(|it| !info.iterates_positions(it))
+}
+
+/// The position iterators that drive a point's loop: its co-iterated iterators that enumerate
+/// by position. Where the lattice's loops count coordinates (`counting`), every level that can
+/// be located is located instead of merged (Chou 2018, 4.2): a hash level in a union with a
+/// dense operand is probed per coordinate.
+pub fn drivers(
+    point: &LatticePoint,
+    info: &impl LevelInfo,
+    counting: bool,
+) -> Vec<(AccessId, usize)> {
+    coiterated(&point.expr, info)
+        .into_iter()
+        .filter(|&it| info.iterates_positions(it) && !(counting && info.has_locate(it)))
+        .filter_map(|it| match it {
+            Iter::Level { access, level } => Some((access, level)),
+            Iter::Universe => None,
+        })
+        .collect()
 }

@@ -72,8 +72,13 @@ pub enum LevelFn {
     /// `run_end(pos, end) -> pos`: the end of the run of equal coordinates starting at `pos`
     /// within `pos..end` (iterator chaining over a non-unique level, section 4.3).
     RunEnd,
-    /// `locate(parent_pos, coord) -> pos`: the position of a coordinate below a parent.
+    /// `locate(parent_pos, coord)`: the position of a coordinate below a parent. A full level
+    /// stores every coordinate and returns the position; any other returns `(pos, found)`,
+    /// the position meaningful only where `found` (Table 2's `locate` result pair).
     Locate,
+    /// `is_stored(pos) -> bool`: whether a position in `pos_bounds` holds a coordinate (a
+    /// level that is not compact, such as a hash table's empty buckets, has some that do not).
+    Stored,
     /// `append_init(parent_size_hint)`: starts append assembly.
     AppendInit,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
@@ -197,8 +202,29 @@ pub static SINGLETON: LevelDecl = LevelDecl {
     ],
 };
 
+/// `Hashed`: parent `p` owns `W` buckets `p * W .. (p + 1) * W` of an open-addressing table;
+/// `locate` probes, iteration visits buckets and skips the empty ones.
+pub static HASHED: LevelDecl = LevelDecl {
+    name: "Hashed",
+    iteration: Iteration::CoordinatePosition,
+    locate: true,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Never,
+    unique: Property::Always,
+    branchless: false,
+    compact: false,
+    index_typed: true,
+    functions: &[
+        (LevelFn::PosBounds, "pos_bounds_unchecked"),
+        (LevelFn::PosAccess, "pos_access_unchecked"),
+        (LevelFn::Stored, "is_stored_unchecked"),
+        (LevelFn::Locate, "locate_unchecked"),
+    ],
+};
+
 /// Every level kind the runtime provides.
-pub static LEVEL_KINDS: &[&LevelDecl] = &[&DENSE, &COMPRESSED, &SINGLETON];
+pub static LEVEL_KINDS: &[&LevelDecl] = &[&DENSE, &COMPRESSED, &SINGLETON, &HASHED];
 
 /// A runtime type name that spells a level kind with fixed markers (a type alias).
 pub struct LevelSpelling {
@@ -217,6 +243,7 @@ pub static LEVEL_SPELLINGS: &[LevelSpelling] = &[
     spelling("CompressedNonUnique", &COMPRESSED, &["NonUnique"]),
     spelling("Singleton", &SINGLETON, &[]),
     spelling("SingletonNonUnique", &SINGLETON, &["NonUnique"]),
+    spelling("Hashed", &HASHED, &[]),
 ];
 
 const fn spelling(
@@ -246,6 +273,9 @@ mod tests {
             assert_eq!(kind.locate, has(LevelFn::Locate), "{}", kind.name);
             if kind.iteration == Iteration::CoordinatePosition && !kind.branchless {
                 assert!(has(LevelFn::PosBounds), "{}", kind.name);
+            }
+            if !kind.compact {
+                assert!(has(LevelFn::Stored), "{}", kind.name);
             }
             if kind.unique != Property::Always {
                 assert!(has(LevelFn::RunEnd), "{}", kind.name);

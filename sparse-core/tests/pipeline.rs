@@ -80,6 +80,9 @@ impl LevelInfo for Levels {
     fn has_locate(&self, it: Iter) -> bool {
         self.is_full(it)
     }
+    fn iterates_positions(&self, it: Iter) -> bool {
+        !self.is_full(it)
+    }
 }
 
 fn lattice(src: &str, full: &[AccessId]) -> Vec<Vec<AccessId>> {

@@ -98,3 +98,27 @@ fn coo_loops_scatter_only_when_linear_and_not_co_iterated() {
         "y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>"
     ));
 }
+
+#[test]
+fn hashvec_times_sparsevec() {
+    // The sparse vector drives; the hash vector is located (found or not) per nonzero.
+    insta::assert_snapshot!(generated(
+        "pub fn mul(y: &mut SparseVec<f64>, a: &HashVec<f64>, b: &SparseVec<f64>) { y(i) = a(i) * b(i) }"
+    ));
+}
+
+#[test]
+fn hashvec_plus_sparsevec_reorders() {
+    // A union merges the hash vector through a sorted copy of its buckets.
+    insta::assert_snapshot!(generated(
+        "pub fn add(y: &mut SparseVec<f64>, a: &HashVec<f64>, b: &SparseVec<f64>) { y(i) = a(i) + b(i) }"
+    ));
+}
+
+#[test]
+fn hashmat_spmv() {
+    // Alone, the hash level is iterated by bucket, skipping empty ones, in storage order.
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &HashMat<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}

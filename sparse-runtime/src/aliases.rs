@@ -1,7 +1,7 @@
 //! Format aliases: the common formats as level tuples (Chou et al. 2018, fig. 4),
 //! and their format-specific constructors.
 
-use crate::level::{Compressed, CompressedNonUnique, Dense, Singleton, SingletonNonUnique};
+use crate::level::{Compressed, CompressedNonUnique, Dense, Hashed, Singleton, SingletonNonUnique};
 use crate::mode_order::Modes;
 use crate::{Error, Index, Tensor, Value};
 
@@ -33,6 +33,20 @@ pub type Csf4<V, I = u32> = Tensor<V, (Compressed<I>, Compressed<I>, Compressed<
 /// Coordinate-list order-3 tensor.
 pub type Coo3<V, I = u32> =
     Tensor<V, (CompressedNonUnique<I>, SingletonNonUnique<I>, Singleton<I>)>;
+
+/// A hash-map vector: its coordinates in an open-addressing table of
+/// `width()` buckets (a [`Hashed`] level). Locating a coordinate is expected
+/// O(1), so `x(i) * y(i)` with `x` a `HashVec` costs `y`'s nonzeros only,
+/// whatever `x` holds; its coordinates are unordered, so merging it with an
+/// ordered operand by union sorts them first. Good for vectors that are
+/// probed more than scanned, and for accumulating scattered updates.
+pub type HashVec<V, I = u32> = Tensor<V, (Hashed<I>,)>;
+/// A matrix of hash-map rows: dense rows, each an open-addressing table of
+/// columns (`(Dense, Hashed)`); every row has the same number of buckets
+/// (twice the fullest row's entries, rounded up to a power of two). `A(i, j)`
+/// is found in expected O(1), so element-wise products with it cost the
+/// other operand's nonzeros.
+pub type HashMat<V, I = u32> = Tensor<V, (Dense, Hashed<I>)>;
 
 impl<V: Value, I: Index> Csr<V, I> {
     /// A `rows x cols` CSR matrix from its three arrays, validated like

@@ -62,14 +62,17 @@ macro_rules! impl_levels {
                 // The root is one position; each level is built under the previous.
                 let props = Self::properties();
                 let mut count = 1;
+                let mut order = EntryOrder::new(columns);
                 let levels = ($({
-                    let same = same_key(&props, $k, columns);
+                    let same = same_key(&props, $k, order.columns());
                     let (level, next) =
-                        $T::build(sizes[$k], count, &columns[$k], &same, positions)
+                        $T::build(sizes[$k], count, &order.columns()[$k], &same, positions)
                             .map_err(|e| e.at_level($k))?;
+                    order.by_position(positions, $k + 1)?;
                     count = next;
                     level
                 },)+);
+                order.restore(positions);
                 Ok((levels, count))
             }
         }
@@ -109,6 +112,68 @@ fn same_key(props: &[Properties], k: usize, columns: &[Vec<usize>]) -> Vec<bool>
     (0..entries)
         .map(|e| e > 0 && key.iter().all(|column| column[e] == column[e - 1]))
         .collect()
+}
+
+/// The order in which entries are handed to the levels while a tensor is built.
+///
+/// Entries arrive sorted by storage coordinate, which is the order of their
+/// positions in every ordered level. An unordered level (a hash table) places
+/// them in bucket order instead; since each level below is built from its
+/// parents' positions in increasing order, the entries are then stably
+/// re-sorted by their new positions (entries of one parent keep their
+/// coordinate order), and put back into the caller's order at the end.
+struct EntryOrder<'a> {
+    /// The columns in the current order: borrowed until the first re-sort.
+    columns: std::borrow::Cow<'a, [Vec<usize>]>,
+    /// `perm[e]`: the caller's index of the entry now at `e`, once re-sorted.
+    perm: Option<Vec<usize>>,
+}
+
+impl<'a> EntryOrder<'a> {
+    fn new(columns: &'a [Vec<usize>]) -> Self {
+        EntryOrder {
+            columns: std::borrow::Cow::Borrowed(columns),
+            perm: None,
+        }
+    }
+
+    fn columns(&self) -> &[Vec<usize>] {
+        &self.columns
+    }
+
+    /// After a level is built: if `positions` decrease somewhere, re-sorts the
+    /// entries by position, permuting `positions` and the columns of levels
+    /// `from..`.
+    fn by_position(&mut self, positions: &mut [usize], from: usize) -> Result<(), Error> {
+        if positions.windows(2).all(|w| w[0] <= w[1]) {
+            return Ok(());
+        }
+        let mut moves: Vec<usize> = crate::alloc::with_capacity(positions.len(), "entry order")?;
+        moves.extend(0..positions.len());
+        moves.sort_by_key(|&e| positions[e]);
+        let permuted = |column: &[usize]| moves.iter().map(|&e| column[e]).collect::<Vec<_>>();
+        let sorted = permuted(positions);
+        positions.copy_from_slice(&sorted);
+        let columns = self.columns.to_mut();
+        for column in columns.iter_mut().skip(from) {
+            *column = permuted(column);
+        }
+        self.perm = Some(match self.perm.take() {
+            None => moves,
+            Some(perm) => moves.iter().map(|&e| perm[e]).collect(),
+        });
+        Ok(())
+    }
+
+    /// Puts `positions` back into the caller's entry order.
+    fn restore(self, positions: &mut [usize]) {
+        if let Some(perm) = self.perm {
+            let current = positions.to_vec();
+            for (e, &original) in perm.iter().enumerate() {
+                positions[original] = current[e];
+            }
+        }
+    }
 }
 
 /// The levels of `levels`, outermost first.

@@ -4,7 +4,7 @@
 //! build time into plain loops over the level structs of this crate. This
 //! crate provides what those loops and their callers need:
 //!
-//! - level formats ([`Dense`], [`Compressed`], [`Singleton`]) with `#[inline]`
+//! - level formats ([`Dense`], [`Compressed`], [`Singleton`], [`Hashed`]) with `#[inline]`
 //!   level functions, their properties configured by markers ([`NonUnique`]:
 //!   `Compressed<u32, NonUnique>`, also spelled [`CompressedNonUnique`]);
 //! - [`Tensor`], a shape plus a tuple of levels plus values, with construction
@@ -35,6 +35,7 @@ mod index;
 mod level;
 mod levels;
 mod mode_order;
+mod reorder;
 mod tensor;
 mod validate;
 mod value;
@@ -43,12 +44,15 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-pub use aliases::{Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc, Dcsr, Dense1, Dense2, Dense3, SparseVec};
+pub use aliases::{
+    Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc, Dcsr, Dense1, Dense2, Dense3, HashMat, HashVec,
+    SparseVec,
+};
 pub use error::Error;
 pub use index::Index;
 pub use level::{
-    Compressed, CompressedNonUnique, Dense, Level, Markers, NonUnique, Properties, Singleton,
-    SingletonNonUnique,
+    Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Properties,
+    Singleton, SingletonNonUnique,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
@@ -62,14 +66,16 @@ pub use value::Value;
 pub mod prelude {
     pub use crate::{
         sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
-        Dcsr, Dense, Dense1, Dense2, Dense3, Error, Identity, Index, Level, Levels, ModeOrder,
-        Modes, NonUnique, Singleton, SingletonNonUnique, SparseVec, Tensor, Value,
+        Dcsr, Dense, Dense1, Dense2, Dense3, Error, HashMat, HashVec, Hashed, Identity, Index,
+        Level, Levels, ModeOrder, Modes, NonUnique, Singleton, SingletonNonUnique, SparseVec,
+        Tensor, Value,
     };
 }
 
 /// Items generated code names by absolute path. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::reorder::Reordered;
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;
 }

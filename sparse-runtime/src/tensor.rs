@@ -97,9 +97,16 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         self.shape.len()
     }
 
-    /// The number of stored values (every component, for dense tensors).
+    /// The number of stored components (every component, for dense tensors;
+    /// explicit zeros included; a hashed level's empty buckets are not stored).
+    /// O(1) for compact formats, O(positions) otherwise.
     pub fn nnz(&self) -> usize {
-        self.vals.len()
+        if L::properties().iter().all(|p| p.compact) {
+            return self.vals.len();
+        }
+        let mut count = 0;
+        for_each_stored(&self.levels, |_, _| count += 1);
+        count
     }
 
     /// Every stored entry (explicit zeros included) as `(logical coordinate,

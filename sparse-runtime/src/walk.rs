@@ -3,8 +3,10 @@
 use crate::level::Level;
 use crate::levels::{each_level, Levels};
 
-/// Calls `visit(path, pos)` for every position of the last level, in storage
-/// order, with `path` the storage-order coordinates from the root.
+/// Calls `visit(path, pos)` for every stored position of the last level, in
+/// storage order, with `path` the storage-order coordinates from the root.
+/// Positions that hold no coordinate (empty hash buckets) and everything below
+/// them are skipped.
 ///
 /// Requires validated levels (child ranges in bounds).
 pub(crate) fn for_each_stored<L: Levels>(levels: &L, mut visit: impl FnMut(&[usize], usize)) {
@@ -23,7 +25,7 @@ fn walk(
     let Some((level, rest)) = levels.split_first() else {
         return;
     };
-    for q in level.child_range(parent) {
+    for q in level.child_range(parent).filter(|&q| level.is_stored(q)) {
         path.push(level.coord_at(q));
         if rest.is_empty() {
             visit(path, q);

@@ -202,7 +202,7 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
             key.push(storage[level]);
             level += 1;
             match kind {
-                Kind::Dense | Kind::Compressed => {}
+                Kind::Dense | Kind::Compressed | Kind::Hashed => {}
                 Kind::CompressedNu => {
                     // The run: branchless levels below, through the first unique one.
                     let mut unique = false;
@@ -235,7 +235,8 @@ pub fn padded_singletons(f: &Format) -> Vec<usize> {
     let mut padded = false;
     for (level, kind) in f.kinds.iter().enumerate() {
         padded = match kind {
-            Kind::Dense => true,
+            // A hash level's empty buckets, like dense positions, have children too.
+            Kind::Dense | Kind::Hashed => true,
             Kind::Compressed | Kind::CompressedNu => false,
             Kind::Singleton | Kind::SingletonNu => padded,
         };

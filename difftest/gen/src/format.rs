@@ -16,6 +16,8 @@ pub enum Kind {
     Singleton,
     /// `SingletonNonUnique<I>`.
     SingletonNu,
+    /// `Hashed<I>`: unordered, unique, supports locate; not assemblable (yet).
+    Hashed,
 }
 
 impl Kind {
@@ -27,6 +29,7 @@ impl Kind {
             Kind::CompressedNu => "CompressedNonUnique",
             Kind::Singleton => "Singleton",
             Kind::SingletonNu => "SingletonNonUnique",
+            Kind::Hashed => "Hashed",
         }
     }
 
@@ -42,7 +45,7 @@ impl Kind {
 
     /// Supports random access by coordinate.
     pub fn locate(self) -> bool {
-        self == Kind::Dense
+        matches!(self, Kind::Dense | Kind::Hashed)
     }
 }
 
@@ -153,6 +156,8 @@ pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
         &[Kind::CompressedNu, Kind::SingletonNu, Kind::Singleton],
         &[0, 1, 2],
     ),
+    ("HashVec", &[Kind::Hashed], &[0]),
+    ("HashMat", &[Kind::Dense, Kind::Hashed], &[0, 1]),
 ];
 
 impl Format {
@@ -335,8 +340,13 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
     for k in 0..n {
         let last = k + 1 == n;
         let kind = match kinds.last() {
-            None if last => [Kind::Dense, Kind::Compressed][rng.below(2)],
-            None => [Kind::Dense, Kind::Compressed, Kind::CompressedNu][rng.weighted(&[4, 4, 2])],
+            None if last => [Kind::Dense, Kind::Compressed, Kind::Hashed][rng.weighted(&[4, 4, 2])],
+            None => [
+                Kind::Dense,
+                Kind::Compressed,
+                Kind::CompressedNu,
+                Kind::Hashed,
+            ][rng.weighted(&[4, 4, 2, 1])],
             Some(prev) if !prev.unique() => {
                 if last || rng.chance(0.6) {
                     Kind::Singleton
@@ -344,16 +354,16 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                     Kind::SingletonNu
                 }
             }
-            Some(_) if last => {
-                [Kind::Dense, Kind::Compressed, Kind::Singleton][rng.weighted(&[4, 4, 1])]
-            }
+            Some(_) if last => [Kind::Dense, Kind::Compressed, Kind::Singleton, Kind::Hashed]
+                [rng.weighted(&[4, 4, 1, 2])],
             Some(_) => [
                 Kind::Dense,
                 Kind::Compressed,
                 Kind::CompressedNu,
                 Kind::Singleton,
                 Kind::SingletonNu,
-            ][rng.weighted(&[6, 6, 2, 1, 1])],
+                Kind::Hashed,
+            ][rng.weighted(&[6, 6, 2, 1, 1, 1])],
         };
         kinds.push(kind);
     }
@@ -406,6 +416,7 @@ mod tests {
                 "CN" => Kind::CompressedNu,
                 "S" => Kind::Singleton,
                 "SN" => Kind::SingletonNu,
+                "H" => Kind::Hashed,
                 other => panic!("{other}"),
             })
             .collect()
@@ -424,7 +435,9 @@ mod tests {
         ] {
             assert!(fmt(ok).assemblable(), "{ok}");
         }
-        for bad in ["D", "D,D", "D,S", "C,D", "C,S", "D,SN,S", "CN,S,D"] {
+        for bad in [
+            "D", "D,D", "D,S", "C,D", "C,S", "D,SN,S", "CN,S,D", "H", "D,H", "C,H",
+        ] {
             assert!(!fmt(bad).assemblable(), "{bad}");
         }
     }

@@ -5,12 +5,15 @@
 
 use super::{Lowerer, Pos, Scope};
 use crate::format::LevelFn;
-use crate::ir::{bin, select, var, Expr as IrExpr, Local, Op, Stmt};
+use crate::ir::{and, bin, call, select, try_, var, Expr as IrExpr, Local, Op, Stmt};
 use crate::notation::AccessId;
 
 impl Lowerer<'_> {
     /// Locates every level with `locate` whose coordinate is bound and whose parent is
-    /// resolved, for `accesses` and the output.
+    /// resolved, for `accesses` and the output. A level that is not full may not hold the
+    /// coordinate: its `locate` also says whether it found it, and that flag becomes part of
+    /// the access's presence (so its value reads as zero and nothing below it is visited
+    /// where it is absent).
     pub(super) fn resolve_dense(&mut self, scope: &mut Scope, accesses: &[AccessId]) -> Vec<Stmt> {
         let mut stmts = Vec::new();
         let output = self.kernel.output_access();
@@ -26,24 +29,42 @@ impl Lowerer<'_> {
                     break;
                 }
                 let coord = var(Local::Index(v));
-                let pos = match scope.pos[a].last() {
-                    None => coord,
-                    Some(Pos::One(parent)) => {
-                        let located =
-                            self.level_call(a, k, LevelFn::Locate, vec![parent.clone(), coord]);
-                        let located = match &scope.present[a] {
-                            IrExpr::Bool(true) => located,
-                            present => select(present.clone(), located, IrExpr::Usize(0)),
-                        };
-                        stmts.push(Stmt::Let(Local::Pos(a, k), false, located));
-                        var(Local::Pos(a, k))
+                let level = &format.levels[k];
+                // A full, ordered, unique, compact level below the root holds coordinate `i`
+                // at position `i`: no call needed.
+                let identity = level.is_full() && level.is_ordered() && level.is_compact();
+                let parent = match scope.pos[a].last() {
+                    None if identity => {
+                        scope.pos[a].push(Pos::One(coord));
+                        continue;
                     }
+                    None => IrExpr::Usize(0),
+                    Some(Pos::One(parent)) => parent.clone(),
                     Some(Pos::Run(..)) => {
-                        self.fail("a dense level below a non-unique level");
+                        self.fail("a located level below a non-unique level");
                         break;
                     }
                 };
-                scope.pos[a].push(Pos::One(pos));
+                let located = self.level_call(a, k, LevelFn::Locate, vec![parent, coord]);
+                let present = scope.present[a].clone();
+                if level.is_full() {
+                    let located = match &present {
+                        IrExpr::Bool(true) => located,
+                        present => select(present.clone(), located, IrExpr::Usize(0)),
+                    };
+                    stmts.push(Stmt::Let(Local::Pos(a, k), false, located));
+                } else {
+                    let absent =
+                        IrExpr::Pair(Box::new(IrExpr::Usize(0)), Box::new(IrExpr::Bool(false)));
+                    let located = match &present {
+                        IrExpr::Bool(true) => located,
+                        present => select(present.clone(), located, absent),
+                    };
+                    let (p, found) = (Local::Pos(a, k), Local::Found(a, k));
+                    stmts.push(Stmt::LetPair(Some(p), Some(found), false, located));
+                    scope.present[a] = and(present, var(found));
+                }
+                scope.pos[a].push(Pos::One(var(Local::Pos(a, k))));
             }
         }
         stmts
@@ -63,6 +84,9 @@ impl Lowerer<'_> {
         let parent = k.checked_sub(1).and_then(|j| scope.pos[a].get(j)).cloned();
         let present = scope.present[a].clone();
         let dynamic = scope.is_dynamic(a);
+        if scope.reordered.contains(&(a, k)) {
+            return self.reordered_bounds(a, k, parent, present, mutable);
+        }
         // A branchless level's positions are its parent's; otherwise its `pos` array gives the
         // segment below the parent position (the root's is position 0).
         match (self.format(a).levels[k].is_branchless(), parent) {
@@ -99,5 +123,70 @@ impl Lowerer<'_> {
                 Vec::new()
             }
         }
+    }
+
+    /// The bounds of a reordered iterator: the level's segment below its parent, copied into
+    /// its scratch array with the empty positions dropped and sorted by coordinate; the
+    /// iterator then runs over the copy. Empty where the access is absent.
+    fn reordered_bounds(
+        &mut self,
+        a: AccessId,
+        k: usize,
+        parent: Option<Pos>,
+        present: IrExpr,
+        mutable: bool,
+    ) -> Vec<Stmt> {
+        self.scratches.insert((a, k));
+        let parent = match parent {
+            None => IrExpr::Usize(0),
+            Some(Pos::One(q)) => q,
+            Some(Pos::Run(..)) => {
+                self.fail(format!("level {k} of access {a} reordered below a run"));
+                IrExpr::Usize(0)
+            }
+        };
+        let fill = try_(call(
+            var(Local::Scratch(a, k)),
+            "fill",
+            vec![self.level_ref(a, k), parent],
+        ));
+        let fill = match present {
+            IrExpr::Bool(true) => fill,
+            present => select(present, fill, IrExpr::Usize(0)),
+        };
+        vec![
+            Stmt::Let(Local::Pos(a, k), mutable, IrExpr::Usize(0)),
+            Stmt::Let(Local::End(a, k), false, fill),
+        ]
+    }
+
+    /// The coordinate under position iterator `(a, k)` of the current loop.
+    pub(super) fn iter_coord(&self, scope: &Scope, a: AccessId, k: usize) -> IrExpr {
+        let it = var(Local::Pos(a, k));
+        if scope.reordered.contains(&(a, k)) {
+            call(var(Local::Scratch(a, k)), "coord", vec![it])
+        } else {
+            self.level_call(a, k, LevelFn::PosAccess, vec![it])
+        }
+    }
+
+    /// The level position under position iterator `(a, k)` of the current loop (bound by
+    /// [`Self::bind_iter_pos`] for a reordered one).
+    pub(super) fn iter_pos(&self, scope: &Scope, a: AccessId, k: usize) -> IrExpr {
+        if scope.reordered.contains(&(a, k)) {
+            var(Local::ScratchPos(a, k))
+        } else {
+            var(Local::Pos(a, k))
+        }
+    }
+
+    /// Binds the level position of a reordered iterator's current entry (nothing otherwise).
+    pub(super) fn bind_iter_pos(&self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
+        if !scope.reordered.contains(&(a, k)) {
+            return Vec::new();
+        }
+        let it = var(Local::Pos(a, k));
+        let pos = call(var(Local::Scratch(a, k)), "pos", vec![it]);
+        vec![Stmt::Let(Local::ScratchPos(a, k), false, pos)]
     }
 }

@@ -5,7 +5,7 @@
 use super::{conjoin, open_sum, Lowerer, Pos, Scope, Target};
 use crate::format::LevelFn;
 use crate::ir::{bin, var, Assign, Expr as IrExpr, Local, Op, Stmt};
-use crate::lattice::{drivers, Iter, LatticePoint, LevelInfo, MergeLattice};
+use crate::lattice::{drivers, Iter, LatticePoint, MergeLattice};
 use crate::notation::{AccessId, BinOp, Expr, VarId};
 
 impl Lowerer<'_> {
@@ -40,10 +40,10 @@ impl Lowerer<'_> {
             return Vec::new();
         };
         let dense_driven = lattice.has_dense_driver(&info);
-        let (sparse, _) = drivers(top, &info);
+        let sparse = drivers(top, &info, dense_driven);
         if lattice.points.len() == 1 {
             if dense_driven && sparse.is_empty() {
-                let body = self.case_body(scope, v, top, target, loop_vars);
+                let body = self.case_body(scope, v, top, &[], target, loop_vars);
                 return vec![Stmt::For(
                     Local::Index(v),
                     IrExpr::Usize(0),
@@ -59,7 +59,9 @@ impl Lowerer<'_> {
     }
 
     /// `for p in lo..hi { let v = crd[p]; ... }`, with a deduplication step for non-unique levels
-    /// unless the loop scatters.
+    /// unless the loop scatters. A level that is not compact skips its positions without a
+    /// coordinate; an unordered one is reordered first when what the loop writes must come in
+    /// coordinate order (a sparse output along `v`), and otherwise visited in storage order.
     fn single_iterator_loop(
         &mut self,
         scope: &Scope,
@@ -78,18 +80,38 @@ impl Lowerer<'_> {
             return self.scatter_loop(scope, v, point, (a, k), target, loop_vars);
         }
         let (p, end, run) = (Local::Pos(a, k), Local::End(a, k), Local::RunEnd(a, k));
-        let unique = self.format(a).levels[k].is_unique();
+        let level = &self.format(a).levels[k];
+        let unique = level.is_unique();
+        let mut scope = scope.clone();
+        if !level.is_ordered() && self.writes_in_order(v, target) {
+            scope.reordered.push((a, k));
+        }
+        let scope = &scope;
+        let skips_empty = !level.is_compact() && !scope.reordered.contains(&(a, k));
         let mut stmts = self.iterator_bounds(scope, a, k, !unique);
-        let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
-        let mut body = vec![Stmt::Let(Local::Index(v), false, coord)];
+        let mut body = vec![Stmt::Let(
+            Local::Index(v),
+            false,
+            self.iter_coord(scope, a, k),
+        )];
+        body.extend(self.bind_iter_pos(scope, a, k));
         if unique {
-            body.extend(self.case_body(scope, v, point, target, loop_vars));
+            body.extend(self.case_body(scope, v, point, &[(a, k)], target, loop_vars));
+            if skips_empty {
+                let stored = self.level_call(a, k, LevelFn::Stored, vec![var(p)]);
+                body = vec![Stmt::If(stored, body, vec![])];
+            }
             stmts.push(Stmt::For(p, var(p), var(end), body));
             return stmts;
         }
+        if skips_empty {
+            self.fail(format!(
+                "level {k} of access {a} is neither unique nor compact"
+            ));
+        }
         let run_end = self.level_call(a, k, LevelFn::RunEnd, vec![var(p), var(end)]);
         body.push(Stmt::Let(run, false, run_end));
-        body.extend(self.case_body(scope, v, point, target, loop_vars));
+        body.extend(self.case_body(scope, v, point, &[(a, k)], target, loop_vars));
         body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
         stmts.push(Stmt::While(bin(Op::Lt, var(p), var(end)), body));
         stmts
@@ -220,7 +242,26 @@ impl Lowerer<'_> {
     ) -> Vec<Stmt> {
         let info = self.info(scope, v);
         let top = &lattice.points[0];
-        let all_sparse = drivers(top, &info).0;
+        let all_sparse = drivers(top, &info, dense_driven);
+        // Every loop continues the iterators the first one started.
+        for p in &lattice.points {
+            let driven = drivers(p, &info, dense_driven);
+            if let Some((a, k)) = driven.into_iter().find(|d| !all_sparse.contains(d)) {
+                self.fail(format!(
+                    "a lattice point drives level {k} of access {a}, which its top point does not"
+                ));
+            }
+        }
+        // Merging needs each iterator's coordinates unique-per-step and in order: an unordered
+        // or non-compact level is merged through an ordered copy of its segment.
+        let mut scope = scope.clone();
+        for &(a, k) in &all_sparse {
+            let level = &self.format(a).levels[k];
+            if !level.is_ordered() || !level.is_compact() {
+                scope.reordered.push((a, k));
+            }
+        }
+        let scope = &scope;
         let mut stmts = Vec::new();
         for &(a, k) in &all_sparse {
             stmts.extend(self.iterator_bounds(scope, a, k, true));
@@ -229,7 +270,7 @@ impl Lowerer<'_> {
             stmts.push(Stmt::Let(Local::Index(v), true, IrExpr::Usize(0)));
         }
         for point in &lattice.points {
-            let (sparse, _) = drivers(point, &info);
+            let sparse = drivers(point, &info, dense_driven);
             let mut cond: Vec<IrExpr> = sparse
                 .iter()
                 .map(|&(a, k)| bin(Op::Lt, var(Local::Pos(a, k)), var(Local::End(a, k))))
@@ -269,8 +310,9 @@ impl Lowerer<'_> {
     ) -> Vec<Stmt> {
         let mut body = Vec::new();
         for &(a, k) in sparse {
-            let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(Local::Pos(a, k))]);
+            let coord = self.iter_coord(scope, a, k);
             body.push(Stmt::Let(Local::Coord(a, k), false, coord));
+            body.extend(self.bind_iter_pos(scope, a, k));
         }
         let trivially_matched = !dense_driven && sparse.len() == 1;
         if !dense_driven {
@@ -305,7 +347,11 @@ impl Lowerer<'_> {
             body.push(Stmt::Let(Local::RunEnd(a, k), false, run));
         }
         let cases: Vec<LatticePoint> = lattice.sub_points(point).cloned().collect();
-        body.extend(self.cases(scope, v, &cases, trivially_matched, target, loop_vars));
+        let drivers = Drivers {
+            sparse,
+            trivially_matched,
+        };
+        body.extend(self.cases(scope, v, &cases, &drivers, target, loop_vars));
         for &(a, k) in sparse {
             let next = if self.format(a).levels[k].is_unique() {
                 bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
@@ -329,36 +375,30 @@ impl Lowerer<'_> {
         body
     }
 
-    /// An if/else-if chain over the sub-lattice: the first point whose sparse iterators all sit
-    /// at the current coordinate computes its expression.
+    /// An if/else-if chain over the sub-lattice: the first point whose driving iterators all
+    /// sit at the current coordinate computes its expression (its other iterators are located).
     fn cases(
         &mut self,
         scope: &Scope,
         v: VarId,
         cases: &[LatticePoint],
-        trivially_matched: bool,
+        drivers: &Drivers,
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
         let Some((first, rest)) = cases.split_first() else {
             return Vec::new();
         };
-        let info = self.info(scope, v);
-        let conds: Vec<IrExpr> = first
-            .iters
-            .iter()
-            .filter_map(|&it| match it {
-                Iter::Level { access, level } if !info.has_locate(it) && !trivially_matched => {
-                    Some(self.matches(access, level, v))
-                }
-                _ => None,
-            })
-            .collect();
-        let body = self.case_body(scope, v, first, target, loop_vars);
+        let driven = drivers.of(first);
+        let conds: Vec<IrExpr> = match drivers.trivially_matched {
+            true => Vec::new(),
+            false => driven.iter().map(|&(a, k)| self.matches(a, k, v)).collect(),
+        };
+        let body = self.case_body(scope, v, first, &driven, target, loop_vars);
         if conds.is_empty() {
             return body;
         }
-        let otherwise = self.cases(scope, v, rest, trivially_matched, target, loop_vars);
+        let otherwise = self.cases(scope, v, rest, drivers, target, loop_vars);
         vec![Stmt::If(conjoin(conds), body, otherwise)]
     }
 
@@ -366,44 +406,45 @@ impl Lowerer<'_> {
         bin(Op::Eq, var(Local::Coord(a, k)), var(Local::Index(v)))
     }
 
-    /// The body of one case: bind positions of the point's iterators, locate dense levels, and
-    /// go on with the next loop.
+    /// The body of one case: bind the positions of the iterators that drive it (`driven`, each
+    /// sitting at the coordinate), locate the point's other levels, and go on with the next
+    /// loop.
     fn case_body(
         &mut self,
         scope: &Scope,
         v: VarId,
         point: &LatticePoint,
+        driven: &[(AccessId, usize)],
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
         let mut inner = scope.clone();
         inner.bound[v] = true;
-        for &it in &point.iters {
-            let Iter::Level {
-                access: a,
-                level: k,
-            } = it
-            else {
-                continue;
-            };
-            let level = &self.format(a).levels[k];
-            if level.has_locate() {
-                continue;
-            }
+        for &(a, k) in driven {
             if inner.pos[a].len() != k {
                 self.fail(format!(
                     "level {k} of access {a} iterated before its parent"
                 ));
                 continue;
             }
-            let p = var(Local::Pos(a, k));
-            inner.pos[a].push(if level.is_unique() {
+            let p = self.iter_pos(scope, a, k);
+            inner.pos[a].push(if self.format(a).levels[k].is_unique() {
                 Pos::One(p)
             } else {
                 Pos::Run(p, var(Local::RunEnd(a, k)))
             });
         }
+        // What drives this loop is decided; the loops below decide their own.
+        inner.reordered.clear();
         self.continue_point(&mut inner, v, point, target, loop_vars)
+    }
+
+    /// Whether the loop over `v` must produce coordinates in increasing order: it writes a
+    /// sparse output that stores `v` (appended in order, as is every level below it).
+    fn writes_in_order(&self, v: VarId, target: Target) -> bool {
+        matches!(target, Target::Output)
+            && self.sparse_output().is_some()
+            && self.kernel.output_vars().contains(&v)
     }
 
     /// Below a point's iterators: locate dense levels and go on with the next loop.
@@ -421,6 +462,25 @@ impl Lowerer<'_> {
         let expr = open_sum(point.expr.clone(), v);
         body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body
+    }
+}
+
+/// The position iterators driving one merge loop, for its cases.
+struct Drivers<'a> {
+    sparse: &'a [(AccessId, usize)],
+    /// One iterator and no counting: every step sits at its coordinate, so cases need no test.
+    trivially_matched: bool,
+}
+
+impl Drivers<'_> {
+    /// The drivers among a case's iterators: the ones whose match it tests and whose positions
+    /// it binds.
+    fn of(&self, point: &LatticePoint) -> Vec<(AccessId, usize)> {
+        self.sparse
+            .iter()
+            .copied()
+            .filter(|&(access, level)| point.iters.contains(&Iter::Level { access, level }))
+            .collect()
     }
 }
 

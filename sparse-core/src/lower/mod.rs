@@ -20,7 +20,7 @@ mod compact;
 mod iterate;
 mod merge;
 
-use crate::format::{Format, LevelFn};
+use crate::format::{Format, Iteration, LevelFn};
 use crate::ir::{self, and, bin, call, index, or, select, var, Assign, Expr as IrExpr, Local, Op};
 use crate::ir::{Stmt, ValueConst};
 use crate::iteration_graph::root_sum_vars;
@@ -54,6 +54,9 @@ struct Scope {
     /// An enclosing loop scatters (iterates a non-unique level by position rather than by
     /// run), so the dense output accumulates what is computed here.
     scatter: bool,
+    /// Iterators of the current loop that enumerate an ordered copy of their segment (iterator
+    /// reordering, Chou 2018, 4.3): their coordinates and positions come from a scratch array.
+    reordered: Vec<(AccessId, usize)>,
 }
 
 impl Scope {
@@ -92,6 +95,9 @@ struct Lowerer<'k> {
     covers: bool,
     temps: usize,
     flags: usize,
+    /// The levels iterated through a scratch array somewhere: each gets one, bound before the
+    /// loops and reused for every segment.
+    scratches: std::collections::BTreeSet<(AccessId, usize)>,
     internal_error: std::cell::RefCell<Option<String>>,
 }
 
@@ -116,6 +122,7 @@ impl<'k> Lowerer<'k> {
             covers: true,
             temps: 0,
             flags: 0,
+            scratches: Default::default(),
             internal_error: std::cell::RefCell::new(None),
         }
     }
@@ -129,6 +136,7 @@ impl<'k> Lowerer<'k> {
             compact: false,
             copies: 1,
             scatter: false,
+            reordered: Vec::new(),
         };
         let mut body = self.assembly_init();
         let mut loop_vars = k.output_vars().to_vec();
@@ -140,6 +148,11 @@ impl<'k> Lowerer<'k> {
             let zero = IrExpr::Value(ValueConst::Zero);
             body.insert(0, Stmt::Expr(call(self.vals(a), "fill", vec![zero])));
         }
+        let scratches = self
+            .scratches
+            .iter()
+            .map(|&(a, k)| Stmt::Let(Local::Scratch(a, k), true, IrExpr::NewScratch));
+        body.splice(0..0, scratches);
         body
     }
 
@@ -488,6 +501,17 @@ impl LevelInfo for LoopInfo<'_> {
             Iter::Universe => true,
             Iter::Level { access, level } => {
                 self.kernel.format_of(access).levels[level].has_locate()
+            }
+        }
+    }
+
+    fn iterates_positions(&self, it: Iter) -> bool {
+        match it {
+            Iter::Universe => false,
+            Iter::Level { access, level } => {
+                let l = &self.kernel.format_of(access).levels[level];
+                l.iteration() == Iteration::CoordinatePosition
+                    && (!l.has_locate() || self.scope.pos[access].len() == level)
             }
         }
     }

@@ -16,12 +16,14 @@
 
 mod compressed;
 mod dense;
+mod hashed;
 mod markers;
 mod runs;
 mod singleton;
 
 pub use compressed::{Compressed, CompressedNonUnique};
 pub use dense::Dense;
+pub use hashed::Hashed;
 pub use markers::{Markers, NonUnique};
 pub use singleton::{Singleton, SingletonNonUnique};
 
@@ -66,7 +68,7 @@ mod sealed {
 pub(crate) use sealed::Sealed;
 
 /// What the runtime needs from a level to build, validate and enumerate a tensor
-/// generically. Sealed: implemented by the five level structs of this crate.
+/// generically. Sealed: implemented by the level structs of this crate.
 ///
 /// Positions and coordinates are `usize`. A level's positions are numbered
 /// `0..position_count(parent_count)`; the children of parent position `p` are
@@ -95,7 +97,16 @@ pub trait Level: Debug + Send + Sync + 'static + Sealed {
     fn child_range(&self, parent_pos: usize) -> Range<usize>;
 
     /// Coordinate stored at position `pos` (a position of a child range).
+    /// Meaningful only where [`Level::is_stored`].
     fn coord_at(&self, pos: usize) -> usize;
+
+    /// Whether position `pos` (of a child range) holds a coordinate. Every
+    /// position of a compact level does; a hashed level's empty buckets do
+    /// not, and neither they nor anything below them is a stored component.
+    fn is_stored(&self, pos: usize) -> bool {
+        let _ = pos;
+        true
+    }
 
     /// Builds the level from entries sorted lexicographically by storage
     /// coordinate, without duplicates (Chou et al. 2020, level by level).

@@ -68,7 +68,7 @@ where
         let expected: Vec<(Vec<usize>, i64)> = map.clone().into_iter().collect();
         assert_eq!(stored, expected);
     }
-    assert_eq!(t.nnz(), t.vals().len());
+    assert_eq!(t.nnz(), stored.len());
     assert_eq!(t.shape(), shape);
     assert_eq!(t.order(), shape.len());
     assert_eq!(t.to_dense(), dense_oracle(shape, &map));

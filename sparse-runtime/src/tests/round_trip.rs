@@ -45,6 +45,21 @@ fn every_alias_round_trips() {
 }
 
 #[test]
+fn hashed_levels_round_trip_anywhere() {
+    // Below a hash level, entries are re-sorted by bucket before the next level is built.
+    type H = Hashed;
+    random_round_trips::<(H,), Identity>(1, 40);
+    random_round_trips::<(Dense, H), Identity>(2, 41);
+    random_round_trips::<(H, Compressed), Identity>(2, 42);
+    random_round_trips::<(H, H), Identity>(2, 43);
+    random_round_trips::<(H, CompressedNonUnique, Singleton), Identity>(3, 44);
+    random_round_trips::<(Compressed, H, Dense), Modes<2, 0, 1>>(3, 45);
+    random_round_trips::<(H, Dense), Modes<1, 0>>(2, 46);
+    random_round_trips::<(Hashed<u64>, Compressed<usize>), Identity>(2, 47);
+    random_round_trips::<(Dense, H, H, Compressed), Identity>(4, 48);
+}
+
+#[test]
 fn other_level_tuples_and_mode_orders_round_trip() {
     random_round_trips::<(Dense, Compressed, Dense, Dense), Identity>(4, 11);
     random_round_trips::<(Compressed, Dense), Identity>(2, 12);
