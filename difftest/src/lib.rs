@@ -339,7 +339,7 @@ impl<'a> Case<'a> {
         let verdict = if k.dense_output() {
             reference::check_dense(k, &points, &self.old, &got)
         } else {
-            reference::check_sparse(k, &points, &got)
+            reference::check_sparse(k, &points, &self.old, &got)
         };
         if let Err(d) = verdict {
             self.fail(Class::Wrong, d);

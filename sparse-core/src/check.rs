@@ -361,7 +361,7 @@ impl<'p> Builder<'p> {
                 None
             }
             (ParamKind::Tensor(format), _) => {
-                if op == AssignOp::AddAssign && !format.is_all_dense() {
+                if op == AssignOp::AddAssign && !format.inserts_everywhere() {
                     diags.error_help(
                         lhs.span(),
                         format!("`+=` into sparse output `{name}`: sparse outputs are re-assembled by each call"),
@@ -785,7 +785,8 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
 
 /// Output formats the assembler supports, derived from each level's assembly capability: a
 /// level that inserts (computes positions from coordinates) needs a parent that inserts too, so
-/// the inserting levels form a prefix; a level that appends segments (it has a `pos` array) can
+/// the inserting levels form a prefix, and one that is not full (a hash table) ends it and the
+/// format; a level that appends segments (it has a `pos` array) can
 /// sit under any parent; a branchless level appends in lockstep with its parent, one
 /// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
@@ -798,6 +799,11 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
             Some(Assembly::Insert) if parent_appends => Some(
                 "inserts (its positions are computed from coordinates) below a level that appends",
             ),
+            // A sparse inserting level places coordinates as they come, and may move them all
+            // as it grows (a hash table rehashing): nothing may hang below its positions.
+            Some(Assembly::Insert) if !level.is_full() && k + 1 < levels.len() => {
+                Some("inserts coordinates at positions that move as it grows, so it must be the last level")
+            }
             Some(Assembly::Append) if level.is_branchless() => match parent {
                 Some(p) if p.assembly() == Some(Assembly::Append) && !p.is_unique() => None,
                 _ => Some("appends in lockstep with its parent, which must be a non-unique level that appends"),
@@ -812,7 +818,8 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
                     format.written, level.type_name()
                 ),
                 "use an output whose `Dense` levels come first, followed by `Compressed` levels or COO runs \
-                 (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`), e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>`, `Coo<f64>` or `Dense2<f64>`",
+                 (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`) or by one last `Hashed` level, \
+                 e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>`, `Coo<f64>`, `HashMat<f64>` or `Dense2<f64>`",
             );
             return;
         }

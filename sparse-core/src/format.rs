@@ -154,6 +154,15 @@ impl Format {
         self.levels.iter().all(LevelFormat::is_full)
     }
 
+    /// Whether every level inserts (`Dense`, `Hashed`): as an output it is written in place,
+    /// in any order and as often as needed (accumulating), rather than appended in storage
+    /// order.
+    pub fn inserts_everywhere(&self) -> bool {
+        self.levels
+            .iter()
+            .all(|l| l.assembly() == Some(Assembly::Insert))
+    }
+
     /// The runtime type this format names, by absolute path: what the generated code assumes,
     /// and what the expanded signature makes rustc check every argument against.
     pub fn canonical_type(&self, value_type: &syn::Type) -> TokenStream {

@@ -76,7 +76,7 @@ impl Graph {
 fn path_edges(kernel: &Kernel, access: AccessId) -> (Vec<Edge>, Vec<Edge>) {
     let format = kernel.format_of(access);
     let a = &kernel.accesses[access];
-    let appended = kernel.output_access() == Some(access) && !format.is_all_dense();
+    let appended = kernel.output_access() == Some(access) && !format.inserts_everywhere();
     let (mut hard, mut soft) = (Vec::new(), Vec::new());
     for (k, level) in format.levels.iter().enumerate() {
         let to = a.level_var(format, k);
@@ -126,13 +126,14 @@ pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>
 
 /// Loop nesting forced by the sums: a sum's loops run inside the loops of every variable bound
 /// around it, since its temporary must be complete before it is combined. The exception is a
-/// sum at the root of a dense or scalar output's right side: the output can accumulate across
-/// its iterations, so its variables may also run outside output variables.
+/// sum at the root of the right side of a scalar output or an output whose levels all insert:
+/// the output can accumulate across its iterations, so its variables may also run outside
+/// output variables.
 fn nesting_edges(kernel: &Kernel) -> Vec<Edge> {
     let out_vars = kernel.output_vars().to_vec();
     let dense_output = match kernel.output {
         Output::Scalar(_) => true,
-        Output::Tensor(a) => kernel.format_of(a).is_all_dense(),
+        Output::Tensor(a) => kernel.format_of(a).inserts_everywhere(),
     };
     let mut edges = Vec::new();
     match &kernel.rhs {

@@ -79,6 +79,13 @@ pub enum LevelFn {
     /// `is_stored(pos) -> bool`: whether a position in `pos_bounds` holds a coordinate (a
     /// level that is not compact, such as a hash table's empty buckets, has some that do not).
     Stored,
+    /// `insert_init(parent_count, keep, vals) -> Result`: starts insert assembly of a level that
+    /// is not full (a full one needs none): empties it unless `keep` (`+=`), one zero value
+    /// per position.
+    InsertInit,
+    /// `insert(parent_pos, coord, vals) -> Result<pos>`: the position of a coordinate below a
+    /// parent, inserted (value zero) if absent; may move every position and its value.
+    InsertCoord,
     /// `append_init(parent_size_hint)`: starts append assembly.
     AppendInit,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
@@ -208,7 +215,7 @@ pub static HASHED: LevelDecl = LevelDecl {
     name: "Hashed",
     iteration: Iteration::CoordinatePosition,
     locate: true,
-    assembly: None,
+    assembly: Some(Assembly::Insert),
     full: Property::Never,
     ordered: Property::Never,
     unique: Property::Always,
@@ -220,6 +227,8 @@ pub static HASHED: LevelDecl = LevelDecl {
         (LevelFn::PosAccess, "pos_access_unchecked"),
         (LevelFn::Stored, "is_stored_unchecked"),
         (LevelFn::Locate, "locate_unchecked"),
+        (LevelFn::InsertInit, "insert_init"),
+        (LevelFn::InsertCoord, "insert"),
     ],
 };
 
@@ -279,6 +288,13 @@ mod tests {
             }
             if kind.unique != Property::Always {
                 assert!(has(LevelFn::RunEnd), "{}", kind.name);
+            }
+            if kind.assembly == Some(Assembly::Insert) && kind.full != Property::Always {
+                assert!(
+                    has(LevelFn::InsertInit) && has(LevelFn::InsertCoord),
+                    "{}",
+                    kind.name
+                );
             }
             if kind.assembly == Some(Assembly::Append) {
                 for f in [LevelFn::AppendInit, LevelFn::AppendCoord, LevelFn::Len] {

@@ -6,7 +6,8 @@
 //! Σ_i b`, and nested sums merged, `Σ_i Σ_k e = Σ_{i,k} e`), and the terms are grouped (first
 //! fit) into loop nests that each have an order, computed one after the other: the first nest writes
 //! the output (`=` or `+=`), every later nest adds to it. This is sound because the output is
-//! linear in its terms and a dense output can be written and accumulated in any order.
+//! linear in its terms and an output whose levels all insert (dense, or dense rows of a hash
+//! table) can be written and accumulated in any order.
 //!
 //! Examples: `r(i) = b(i) - A(i,j) * x(j)` with `A` in CSC walks `b` by rows, then `A` by
 //! columns; `s = x(i) + a(k, i)` with `a` in CSR sums `x`, then walks `a` by rows.
@@ -34,7 +35,7 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
     }
     let splittable = match kernel.output {
         Output::Scalar(_) => true,
-        Output::Tensor(a) => kernel.format_of(a).is_all_dense(),
+        Output::Tensor(a) => kernel.format_of(a).inserts_everywhere(),
     };
     let mut terms = Vec::new();
     if splittable {

@@ -122,3 +122,12 @@ fn hashmat_spmv() {
         "pub fn spmv(y: &mut Dense1<f64>, a: &HashMat<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
     ));
 }
+
+#[test]
+fn spgemm_into_hashmat() {
+    // An output whose levels all insert is written in any order: Gustavson's row-wise
+    // product, each row of C a hash table that `+=` inserts into.
+    insta::assert_snapshot!(generated(
+        "pub fn spgemm(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, j) = a(i, k) * b(k, j) }"
+    ));
+}

@@ -61,6 +61,28 @@ sparse_kernel! {
     pub fn copy_hm(c: &mut Dcsr<f64>, a: &HashMat<f64>) {
         c(i, j) = a(i, j)
     }
+    // Hash outputs: inserted where a value is present, in any loop order.
+    pub fn mul_into_hv(y: &mut HashVec<f64>, a: &SparseVec<f64>, b: &HashVec<f64>) {
+        y(i) = a(i) * b(i)
+    }
+    pub fn add_into_hv(y: &mut HashVec<f64>, a: &SparseVec<f64>, b: &HashVec<f64>) {
+        y(i) = a(i) + b(i)
+    }
+    pub fn accumulate_hv(y: &mut HashVec<f64>, a: &SparseVec<f64>) {
+        y(i) += a(i)
+    }
+    pub fn spmv_csc_into_hv(y: &mut HashVec<f64>, a: &Csc<f64>, x: &SparseVec<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn add_into_hm(c: &mut HashMat<f64>, a: &HashMat<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn spgemm_into_hm(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
+    pub fn transpose_into_hm(c: &mut HashMat<f64>, a: &Csr<f64>) {
+        c(j, i) = a(i, j)
+    }
 }
 
 /// The oracle of an element-wise `f(a, b)` over one shape.
@@ -80,6 +102,29 @@ fn pattern(shape: &[usize], present: impl Fn(&[usize]) -> bool) -> Vec<Vec<usize
         .collect()
 }
 
+/// A sparse result: its values are the oracle's, it stores exactly `pattern`, and it is valid.
+fn expect<L: Levels + Clone, O: ModeOrder>(
+    t: &Tensor<f64, L, O>,
+    oracle: &DenseT<f64>,
+    pattern: Vec<Vec<usize>>,
+    case: impl std::fmt::Debug + Copy,
+) {
+    assert_close(&t.to_dense(), oracle, f64::TOL, case);
+    assert_eq!(stored(t), pattern, "{case:?}");
+    revalidate(t);
+}
+
+/// The entries of operand `n` of a case: the first at the case's density, the others at
+/// other densities.
+fn operand(shape: &[usize], density: f64, seed: u64, n: u64) -> Vec<(Vec<usize>, f64)> {
+    let density = if n == 0 {
+        density
+    } else {
+        other_density(density, seed, n)
+    };
+    random_entries(shape, density, case_seed(seed, shape, n))
+}
+
 fn has(entries: &[(Vec<usize>, f64)], c: &[usize]) -> bool {
     entries.iter().any(|(d, _)| d == c)
 }
@@ -90,17 +135,9 @@ fn hash_vector_kernels_match_oracle() {
         let shape = [n];
         sweep(|density, seed| {
             let case = (n, density, seed);
-            let ae = random_entries(&shape, density, case_seed(seed, &shape, 0));
-            let be = random_entries(
-                &shape,
-                other_density(density, seed, 1),
-                case_seed(seed, &shape, 1),
-            );
-            let ce = random_entries(
-                &shape,
-                other_density(density, seed, 2),
-                case_seed(seed, &shape, 2),
-            );
+            let ae = operand(&shape, density, seed, 0);
+            let be = operand(&shape, density, seed, 1);
+            let ce = operand(&shape, density, seed, 2);
             let a: HashVec<f64> = build(&shape, &ae);
             let bs: SparseVec<f64> = build(&shape, &be);
             let bh: HashVec<f64> = build(&shape, &be);
@@ -114,24 +151,20 @@ fn hash_vector_kernels_match_oracle() {
 
             let mut y: SparseVec<f64> = build(&shape, &nonzero_entries(&shape, seed));
             mul_hs(&mut y, &a, &bs).unwrap();
-            assert_close(
-                &y.to_dense(),
+            expect(
+                &y,
                 &elementwise(&ad, &bdd, |x, y| x * y),
-                f64::TOL,
+                pattern(&shape, |i| has(&ae, i) && has(&be, i)),
                 case,
             );
-            assert_eq!(stored(&y), pattern(&shape, |i| has(&ae, i) && has(&be, i)));
-            revalidate(&y);
 
             add_hs(&mut y, &a, &bs).unwrap();
-            assert_close(
-                &y.to_dense(),
+            expect(
+                &y,
                 &elementwise(&ad, &bdd, |x, y| x + y),
-                f64::TOL,
+                pattern(&shape, |i| has(&ae, i) || has(&be, i)),
                 case,
             );
-            assert_eq!(stored(&y), pattern(&shape, |i| has(&ae, i) || has(&be, i)));
-            revalidate(&y);
 
             let mut yd: Dense1<f64> = build(&shape, &nonzero_entries(&shape, seed));
             sub_sh_dense(&mut yd, &bs, &a).unwrap();
@@ -150,14 +183,12 @@ fn hash_vector_kernels_match_oracle() {
             );
 
             scale_h_sparse(&mut y, &a, 2.5).unwrap();
-            assert_close(
-                &y.to_dense(),
+            expect(
+                &y,
                 &elementwise(&ad, &ad, |x, _| 2.5 * x),
-                f64::TOL,
+                pattern(&shape, |i| has(&ae, i)),
                 case,
             );
-            assert_eq!(stored(&y), pattern(&shape, |i| has(&ae, i)));
-            revalidate(&y);
             scale_h_dense(&mut yd, &a, -1.5).unwrap();
             assert_close(
                 yd.vals(),
@@ -175,9 +206,7 @@ fn hash_vector_kernels_match_oracle() {
             let shifted = elementwise(&bdd, &ad, |x, h| (x + 0.5) * h);
             assert_close(yd.vals(), &shifted, f64::TOL, case);
             shifted_mul_sparse(&mut y, &bs, 0.5, &a).unwrap();
-            assert_close(&y.to_dense(), &shifted, f64::TOL, case);
-            assert_eq!(stored(&y), pattern(&shape, |i| has(&ae, i)));
-            revalidate(&y);
+            expect(&y, &shifted, pattern(&shape, |i| has(&ae, i)), case);
 
             mixed_hsh(&mut y, &a, &bs, &c).unwrap();
             let sum = elementwise(&ad, &bdd, |x, y| x + y);
@@ -200,12 +229,8 @@ fn hash_matrix_kernels_match_oracle() {
         sweep(|density, seed| {
             let case = (shape, density, seed);
             let (rows, cols) = (shape[0], shape[1]);
-            let ae = random_entries(&shape, density, case_seed(seed, &shape, 0));
-            let be = random_entries(
-                &shape,
-                other_density(density, seed, 1),
-                case_seed(seed, &shape, 1),
-            );
+            let ae = operand(&shape, density, seed, 0);
+            let be = operand(&shape, density, seed, 1);
             let xe = random_entries(&[cols], 0.5, case_seed(seed, &shape, 2));
             let te = random_entries(&[rows], 1.0, case_seed(seed, &shape, 3));
             let a: HashMat<f64> = build(&shape, &ae);
@@ -238,23 +263,19 @@ fn hash_matrix_kernels_match_oracle() {
 
             let mut c: Csr<f64> = build(&shape, &nonzero_entries(&shape, seed));
             add_hm_csr(&mut c, &a, &b).unwrap();
-            assert_close(
-                &c.to_dense(),
+            expect(
+                &c,
                 &elementwise(&ad, &bdd, |x, y| x + y),
-                f64::TOL,
+                pattern(&shape, |i| has(&ae, i) || has(&be, i)),
                 case,
             );
-            assert_eq!(stored(&c), pattern(&shape, |i| has(&ae, i) || has(&be, i)));
-            revalidate(&c);
             mul_hm_csr(&mut c, &a, &b).unwrap();
-            assert_close(
-                &c.to_dense(),
+            expect(
+                &c,
                 &elementwise(&ad, &bdd, |x, y| x * y),
-                f64::TOL,
+                pattern(&shape, |i| has(&ae, i) && has(&be, i)),
                 case,
             );
-            assert_eq!(stored(&c), pattern(&shape, |i| has(&ae, i) && has(&be, i)));
-            revalidate(&c);
 
             let mut cd: Dense2<f64> = build(&shape, &nonzero_entries(&shape, seed));
             mul_coo_hm(&mut cd, &bc, &a).unwrap();
@@ -267,9 +288,124 @@ fn hash_matrix_kernels_match_oracle() {
 
             let mut dc: Dcsr<f64> = build(&shape, &nonzero_entries(&shape, seed));
             copy_hm(&mut dc, &a).unwrap();
-            assert_close(&dc.to_dense(), &ad, f64::TOL, case);
-            assert_eq!(stored(&dc), pattern(&shape, |i| has(&ae, i)));
-            revalidate(&dc);
+            expect(&dc, &ad, pattern(&shape, |i| has(&ae, i)), case);
+        });
+    }
+}
+
+#[test]
+fn hash_outputs_match_oracle() {
+    for n in VECTOR_LENGTHS {
+        let shape = [n];
+        sweep(|density, seed| {
+            let case = (n, density, seed);
+            let ae = operand(&shape, density, seed, 0);
+            let be = operand(&shape, density, seed, 1);
+            let a: SparseVec<f64> = build(&shape, &ae);
+            let b: HashVec<f64> = build(&shape, &be);
+            let (ad, bd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+            );
+            let old = nonzero_entries(&shape, seed);
+            let mut y: HashVec<f64> = build(&shape, &old);
+            mul_into_hv(&mut y, &a, &b).unwrap();
+            expect(
+                &y,
+                &elementwise(&ad, &bd, |x, y| x * y),
+                pattern(&shape, |i| has(&ae, i) && has(&be, i)),
+                case,
+            );
+            add_into_hv(&mut y, &a, &b).unwrap();
+            let sum = elementwise(&ad, &bd, |x, y| x + y);
+            assert_close(&y.to_dense(), &sum, f64::TOL, case);
+            assert_eq!(stored(&y), pattern(&shape, |i| has(&ae, i) || has(&be, i)));
+            // `+=` keeps what is stored and adds the new pattern.
+            accumulate_hv(&mut y, &a).unwrap();
+            expect(
+                &y,
+                &elementwise(&sum, &ad, |s, x| s + x),
+                pattern(&shape, |i| has(&ae, i) || has(&be, i)),
+                case,
+            );
+        });
+    }
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let (rows, cols) = (shape[0], shape[1]);
+            let ae = operand(&shape, density, seed, 0);
+            let be = operand(&shape, density, seed, 1);
+            let xe = random_entries(&[cols], 0.5, case_seed(seed, &shape, 2));
+            let ah: HashMat<f64> = build(&shape, &ae);
+            let ac: Csc<f64> = build(&shape, &ae);
+            let ar: Csr<f64> = build(&shape, &ae);
+            let b: Csr<f64> = build(&shape, &be);
+            let x: SparseVec<f64> = build(&[cols], &xe);
+            let (ad, bd, xd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+                DenseT::from_entries(&[cols], &xe),
+            );
+            let mut y: HashVec<f64> = build(&[rows], &nonzero_entries(&[rows], seed));
+            spmv_csc_into_hv(&mut y, &ac, &x).unwrap();
+            assert_close(&y.to_dense(), &matvec(&ad, &xd), f64::TOL, case);
+            let hit = |i: usize| (0..cols).any(|j| has(&ae, &[i, j]) && has(&xe, &[j]));
+            assert_eq!(stored(&y), pattern(&[rows], |c| hit(c[0])));
+            revalidate(&y);
+
+            let mut c: HashMat<f64> = build(&shape, &nonzero_entries(&shape, seed));
+            add_into_hm(&mut c, &ah, &b).unwrap();
+            expect(
+                &c,
+                &elementwise(&ad, &bd, |x, y| x + y),
+                pattern(&shape, |i| has(&ae, i) || has(&be, i)),
+                case,
+            );
+
+            let mut t: HashMat<f64> = build(&[cols, rows], &[]);
+            transpose_into_hm(&mut t, &ar).unwrap();
+            let mut expected = DenseT::zeros(&[cols, rows]);
+            for (cd, v) in &ae {
+                expected.set(&[cd[1], cd[0]], *v);
+            }
+            assert_close(&t.to_dense(), &expected, f64::TOL, case);
+            revalidate(&t);
+
+            // A square product of the operands' leading square blocks.
+            let m = rows.min(cols);
+            let sq = [m, m];
+            let ae2: Vec<(Vec<usize>, f64)> = ae
+                .iter()
+                .filter(|(c, _)| c[0] < m && c[1] < m)
+                .cloned()
+                .collect();
+            let be2: Vec<(Vec<usize>, f64)> = be
+                .iter()
+                .filter(|(c, _)| c[0] < m && c[1] < m)
+                .cloned()
+                .collect();
+            let (a2, b2): (Csr<f64>, Csr<f64>) = (build(&sq, &ae2), build(&sq, &be2));
+            let (a2d, b2d) = (
+                DenseT::from_entries(&sq, &ae2),
+                DenseT::from_entries(&sq, &be2),
+            );
+            let mut p: HashMat<f64> = build(&sq, &nonzero_entries(&sq, seed));
+            spgemm_into_hm(&mut p, &a2, &b2).unwrap();
+            let mut expected = DenseT::zeros(&sq);
+            let mut hits = Vec::new();
+            for i in 0..m {
+                for j in 0..m {
+                    for k in 0..m {
+                        if has(&ae2, &[i, k]) && has(&be2, &[k, j]) {
+                            expected.add(&[i, j], a2d.get(&[i, k]) * b2d.get(&[k, j]));
+                            hits.push(vec![i, j]);
+                        }
+                    }
+                }
+            }
+            hits.dedup();
+            expect(&p, &expected, hits, case);
         });
     }
 }

@@ -10,6 +10,12 @@ sparse_kernel! {
     pub fn compressed_then_singleton(y: &mut Tensor<f64, (Compressed, Singleton)>, a: &Csr<f64>) {
         y(i, j) = a(i, j)
     }
+    pub fn hash_rows_of_columns(y: &mut Tensor<f64, (Hashed, Compressed)>, a: &Csr<f64>) {
+        y(i, j) = a(i, j)
+    }
+    pub fn compressed_then_hashed(y: &mut Tensor<f64, (Compressed, Hashed)>, a: &Csr<f64>) {
+        y(i, j) = a(i, j)
+    }
 }
 
 fn main() {}

@@ -221,6 +221,14 @@ impl Format {
         self.kinds.iter().all(|&k| k == Kind::Dense)
     }
 
+    /// Every level inserts (`Dense`, `Hashed`): as an output it is written in place, in any
+    /// order, and may be accumulated into (`+=`).
+    pub fn inserts_everywhere(&self) -> bool {
+        self.kinds
+            .iter()
+            .all(|&k| matches!(k, Kind::Dense | Kind::Hashed))
+    }
+
     /// A valid format: the first level is not a singleton, a non-unique level is followed by a
     /// singleton level, the last level is unique.
     pub fn is_valid(&self) -> bool {
@@ -231,13 +239,17 @@ impl Format {
             && k[k.len() - 1].unique()
     }
 
-    /// An output of this format can be assembled: a prefix of `Dense` levels, then one or more
-    /// groups `Compressed` or `CompressedNonUnique, SingletonNonUnique*, Singleton`.
+    /// An output of this format can be assembled: a prefix of `Dense` levels, then one last
+    /// `Hashed` level, or one or more groups `Compressed` or
+    /// `CompressedNonUnique, SingletonNonUnique*, Singleton`.
     pub fn assemblable(&self) -> bool {
         let k = &self.kinds;
         let mut at = k.iter().take_while(|&&x| x == Kind::Dense).count();
         if at == k.len() {
             return false; // all dense: not a sparse output at all
+        }
+        if at + 1 == k.len() && k[at] == Kind::Hashed {
+            return true;
         }
         while at < k.len() {
             match k[at] {
@@ -374,6 +386,11 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
 pub fn random_assemblable_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
     let dense = rng.below(n);
     let mut kinds = vec![Kind::Dense; dense];
+    if rng.chance(0.2) {
+        kinds.resize(n - 1, Kind::Dense);
+        kinds.push(Kind::Hashed);
+        return kinds;
+    }
     while kinds.len() < n {
         let room = n - kinds.len();
         if room >= 2 && rng.chance(0.3) {
@@ -431,12 +448,12 @@ mod tests {
     #[test]
     fn assemblable_outputs_follow_the_rule() {
         for ok in [
-            "C", "D,C", "C,C", "C,C,C", "CN,S", "CN,SN,S", "D,CN,S", "CN,S,C",
+            "C", "D,C", "C,C", "C,C,C", "CN,S", "CN,SN,S", "D,CN,S", "CN,S,C", "H", "D,H", "D,D,H",
         ] {
             assert!(fmt(ok).assemblable(), "{ok}");
         }
         for bad in [
-            "D", "D,D", "D,S", "C,D", "C,S", "D,SN,S", "CN,S,D", "H", "D,H", "C,H",
+            "D", "D,D", "D,S", "C,D", "C,S", "D,SN,S", "CN,S,D", "C,H", "H,H", "H,D", "H,C",
         ] {
             assert!(!fmt(bad).assemblable(), "{bad}");
         }

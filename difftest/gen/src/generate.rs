@@ -664,7 +664,7 @@ impl Gen {
             }
             first = false;
             self.cap_sparse_operands(k, orders);
-            k.accumulate = if k.dense_output() {
+            k.accumulate = if k.in_place_output() {
                 self.rng.chance(0.3)
             } else {
                 self.rng.chance(P_SPARSE_ACCUMULATE)

@@ -225,6 +225,12 @@ impl Kernel {
         self.out_format().is_none_or(Format::all_dense)
     }
 
+    /// Whether the output is written in place (scalar, dense, or dense rows of a hash
+    /// table): any loop order of its variables, accumulation across root sums, `+=`.
+    pub fn in_place_output(&self) -> bool {
+        self.out_format().is_none_or(Format::inserts_everywhere)
+    }
+
     /// Number of index variables.
     pub fn n_vars(&self) -> usize {
         self.var_names.len()

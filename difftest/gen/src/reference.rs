@@ -286,7 +286,20 @@ pub fn check_dense(
 }
 
 /// Checks a sparse output: exactly the present coordinates, each once, with reference values.
-pub fn check_sparse(k: &Kernel, points: &[Point], got: &[(Vec<usize>, f64)]) -> Result<(), String> {
+/// After `+=` (into an output written in place), the coordinates `old` stored are kept too,
+/// and values are the old ones plus the new.
+pub fn check_sparse(
+    k: &Kernel,
+    points: &[Point],
+    old: &[(Vec<usize>, f64)],
+    got: &[(Vec<usize>, f64)],
+) -> Result<(), String> {
+    let old_at = |c: &[usize]| -> Option<f64> {
+        old.iter()
+            .find(|(oc, _)| oc.as_slice() == c)
+            .map(|e| e.1)
+            .filter(|_| k.accumulate)
+    };
     let mut errs = Vec::new();
     let mut seen = std::collections::BTreeMap::new();
     for (c, _) in got {
@@ -299,6 +312,25 @@ pub fn check_sparse(k: &Kernel, points: &[Point], got: &[(Vec<usize>, f64)]) -> 
     }
     for pt in points {
         let stored = got.iter().find(|(c, _)| *c == pt.coord);
+        let kept = old_at(&pt.coord);
+        if let (Some(o), Some((_, gv))) = (kept, stored) {
+            let (want, mag) = match (pt.present, pt.value) {
+                (true, Some(v)) => (o + v, o.abs() + pt.mag),
+                (true, None) => continue,
+                (false, _) => (o, o.abs()),
+            };
+            if !close(k.vt, *gv, want, mag) {
+                errs.push(format!(
+                    "at {:?}: got {gv}, want {want} (= old {o} + rhs)",
+                    pt.coord
+                ));
+            }
+            continue;
+        }
+        if kept.is_some() {
+            errs.push(format!("{:?} was stored before `+=` and is gone", pt.coord));
+            continue;
+        }
         match (pt.present, stored) {
             (true, None) => errs.push(format!(
                 "{:?} is missing (reference value {})",

@@ -198,7 +198,7 @@ impl fmt::Display for Limitation {
 pub fn limitations(k: &Kernel) -> Vec<Limitation> {
     let mut found = Vec::new();
     let sparse_out = !k.dense_output();
-    if sparse_out && k.accumulate {
+    if !k.in_place_output() && k.accumulate {
         found.push(Limitation::SparseAccumulate);
     }
     if has_sparse_divisor(k, &k.rhs, false) {
@@ -370,7 +370,7 @@ pub fn has_loop_order(k: &Kernel) -> bool {
 pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
     let placed = place(k);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    if k.dense_output() {
+    if k.in_place_output() {
         let graphs: Vec<Constraints> = terms(&placed)
             .iter()
             .map(|t| {

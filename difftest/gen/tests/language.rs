@@ -304,15 +304,15 @@ fn defect_6_presence_stores_only_contributed_coordinates() {
     // Row 2 holds an explicit zero that meets x: present, with value 0.
     assert_eq!(present, vec![true, false, true]);
     let good = vec![(vec![0], 3.0), (vec![2], 0.0)];
-    assert_eq!(check_sparse(&k, &points, &good), Ok(()));
+    assert_eq!(check_sparse(&k, &points, &[], &good), Ok(()));
     let all = vec![(vec![0], 3.0), (vec![1], 0.0), (vec![2], 0.0)];
-    let err = check_sparse(&k, &points, &all).unwrap_err();
+    let err = check_sparse(&k, &points, &[], &all).unwrap_err();
     assert!(
         err.contains("[1] is stored (value 0) but nothing contributes there"),
         "{err}"
     );
     let twice = vec![(vec![0], 3.0), (vec![0], 3.0), (vec![2], 0.0)];
-    assert!(check_sparse(&k, &points, &twice)
+    assert!(check_sparse(&k, &points, &[], &twice)
         .unwrap_err()
         .contains("stored 2 times"));
 }

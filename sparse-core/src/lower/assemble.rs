@@ -1,5 +1,7 @@
-//! Output assembly (Chou 2018, section 3.4; taco section 6.3). A sparse output is appended in
-//! loop order: its `Dense` prefix inserts (positions located from coordinates), and below it
+//! Output assembly (Chou 2018, section 3.4; taco section 6.3). An output whose levels all
+//! insert (dense rows of a hash table) is written in place like a dense one: its hash level
+//! inserts each computed coordinate (where the value is present) and the value is written or
+//! added at the returned position. Any other sparse output is appended in loop order: its `Dense` prefix inserts (positions located from coordinates), and below it
 //! come *groups*, each one level that appends segments (it has a `pos` array) followed by the
 //! branchless levels that append in lockstep with it (a COO run). The last group appends one
 //! coordinate per level for every computed entry. Every other group's coordinates are appended
@@ -9,7 +11,7 @@
 use super::{Lowerer, Pos, Scope};
 use crate::format::Assembly;
 use crate::format::LevelFn;
-use crate::ir::{bin, call, try_, var, Expr as IrExpr, Local, Op, Stmt};
+use crate::ir::{bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::notation::{AccessId, AssignOp, VarId};
 
 impl Lowerer<'_> {
@@ -36,7 +38,7 @@ impl Lowerer<'_> {
 
     /// The output level with a `pos` array whose segment the loop over `v` appends, if any.
     pub(super) fn appended_output_level(&self, v: VarId) -> Option<(AccessId, usize)> {
-        let a = self.sparse_output()?;
+        let a = self.appended_output()?;
         let format = self.format(a);
         (0..format.order())
             .find(|&k| {
@@ -46,9 +48,13 @@ impl Lowerer<'_> {
             .map(|k| (a, k))
     }
 
-    /// Clears the output's appending levels and values before assembly.
+    /// Clears the output's appending levels and values before assembly, or starts the insert
+    /// assembly of an output whose levels all insert.
     pub(super) fn assembly_init(&self) -> Vec<Stmt> {
-        let Some(a) = self.sparse_output() else {
+        if let Some(a) = self.inserted_output() {
+            return self.insert_init(a);
+        }
+        let Some(a) = self.appended_output() else {
             return Vec::new();
         };
         let mut stmts = Vec::new();
@@ -132,7 +138,7 @@ impl Lowerer<'_> {
 
     /// Ends assembly: every level with a `pos` array sizes it for its parent positions.
     pub(super) fn assembly_finalize(&self) -> Vec<Stmt> {
-        let Some(a) = self.sparse_output() else {
+        let Some(a) = self.appended_output() else {
             return Vec::new();
         };
         let format = self.format(a);
@@ -150,6 +156,63 @@ impl Lowerer<'_> {
                 Stmt::Expr(try_(finalize))
             })
             .collect()
+    }
+
+    /// Starts insert assembly: each level that is not full (a full one has fixed positions) is
+    /// emptied, or kept for `+=`, its values zero.
+    fn insert_init(&self, a: AccessId) -> Vec<Stmt> {
+        let format = self.format(a);
+        let keep = IrExpr::Bool(self.kernel.op == AssignOp::AddAssign);
+        (0..format.order())
+            .filter(|&k| !format.levels[k].is_full())
+            .map(|k| {
+                let parents = self.dense_prefix_size(a, k).unwrap_or(IrExpr::Usize(0));
+                let init = self.level_call(
+                    a,
+                    k,
+                    LevelFn::InsertInit,
+                    vec![parents, keep.clone(), self.vals(a)],
+                );
+                Stmt::Expr(try_(init))
+            })
+            .collect()
+    }
+
+    /// Writes a computed entry into an output whose levels all insert: its last level (the
+    /// only one that is not full) inserts the coordinate, and the value goes to the position.
+    pub(super) fn insert_entry(
+        &self,
+        scope: &Scope,
+        a: AccessId,
+        mode: Assign,
+        value: IrExpr,
+    ) -> Vec<Stmt> {
+        let format = self.format(a);
+        let k = scope.pos[a].len();
+        if k + 1 != format.order() {
+            self.fail("an inserted output is resolved to other than its last level at compute");
+            return Vec::new();
+        }
+        let parent = match scope.pos[a].last() {
+            None => IrExpr::Usize(0),
+            Some(Pos::One(p)) => p.clone(),
+            Some(Pos::Run(..)) => {
+                self.fail("an inserted output level below a run");
+                IrExpr::Usize(0)
+            }
+        };
+        let coord = var(Local::Index(self.kernel.accesses[a].level_var(format, k)));
+        let insert = self.level_call(
+            a,
+            k,
+            LevelFn::InsertCoord,
+            vec![parent, coord, self.vals(a)],
+        );
+        let pos = Local::Pos(a, k);
+        vec![
+            Stmt::Let(pos, false, try_(insert)),
+            Stmt::Assign(index(self.vals(a), var(pos)), mode, value),
+        ]
     }
 
     /// Number of parent positions of level `k` when every level above it inserts.

@@ -19,9 +19,15 @@ impl Lowerer<'_> {
         let output = self.kernel.output_access();
         for a in accesses.iter().copied().chain(output) {
             let format = self.format(a);
+            let is_output = output == Some(a);
             loop {
                 let k = scope.pos[a].len();
                 if k == format.order() || !format.levels[k].has_locate() {
+                    break;
+                }
+                // An output level that is not full inserts its coordinate when a value is
+                // written there (`insert_entry`), not wherever the loops go.
+                if is_output && !format.levels[k].is_full() {
                     break;
                 }
                 let v = self.kernel.accesses[a].level_var(format, k);

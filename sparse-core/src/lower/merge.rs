@@ -443,7 +443,7 @@ impl Lowerer<'_> {
     /// sparse output that stores `v` (appended in order, as is every level below it).
     fn writes_in_order(&self, v: VarId, target: Target) -> bool {
         matches!(target, Target::Output)
-            && self.sparse_output().is_some()
+            && self.appended_output().is_some()
             && self.kernel.output_vars().contains(&v)
     }
 

@@ -211,6 +211,18 @@ impl<'k> Lowerer<'k> {
             .filter(|&a| !self.format(a).is_all_dense())
     }
 
+    /// A sparse output whose levels all insert: written in place, in any order.
+    fn inserted_output(&self) -> Option<AccessId> {
+        self.sparse_output()
+            .filter(|&a| self.format(a).inserts_everywhere())
+    }
+
+    /// A sparse output appended in storage order.
+    fn appended_output(&self) -> Option<AccessId> {
+        self.sparse_output()
+            .filter(|&a| !self.format(a).inserts_everywhere())
+    }
+
     fn dense_output(&self) -> Option<AccessId> {
         self.kernel
             .output_access()
@@ -313,6 +325,14 @@ impl<'k> Lowerer<'k> {
                 },
                 value,
             )],
+            Output::Tensor(a) if self.inserted_output().is_some() => {
+                let mode = if scope.scatter {
+                    Assign::Add
+                } else {
+                    self.write
+                };
+                self.insert_entry(scope, *a, mode, value)
+            }
             Output::Tensor(a) if self.sparse_output().is_some() => self.append_entry(*a, value),
             Output::Tensor(a) => match scope.pos[*a].last() {
                 Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {

@@ -5,7 +5,7 @@
 use super::{Level, Properties, Sealed};
 use crate::alloc;
 use crate::index::{fits, Index};
-use crate::Error;
+use crate::{Error, Value};
 use std::ops::Range;
 
 /// A hashed level (a hash map per parent position): parent position `p` owns
@@ -43,11 +43,27 @@ use std::ops::Range;
 ///   finds it.
 ///
 /// As a format rule it cannot sit below a non-unique level.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Hashed<I = u32> {
     size: usize,
     width: usize,
     crd: Vec<I>,
+    /// Insert assembly bookkeeping only: not part of the level's value.
+    occupancy: Vec<usize>,
+}
+
+impl<I: Index> PartialEq for Hashed<I> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.size, self.width, &self.crd) == (other.size, other.width, &other.crd)
+    }
+}
+
+impl<I: Index> Eq for Hashed<I> {}
+
+impl<I: Index + std::hash::Hash> std::hash::Hash for Hashed<I> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.size, self.width, &self.crd).hash(state);
+    }
 }
 
 impl<I: Index> Hashed<I> {
@@ -64,7 +80,7 @@ impl<I: Index> Hashed<I> {
     /// The parent position count `crd.len() / width` is checked when the
     /// tensor is assembled. Errors report level 0.
     pub fn from_raw(size: usize, width: usize, crd: Vec<I>) -> Result<Self, Error> {
-        let level = Self { size, width, crd };
+        let level = Self::from_parts(size, width, crd);
         level.check_table()?;
         Ok(level)
     }
@@ -79,7 +95,16 @@ impl<I: Index> Hashed<I> {
                 ),
             })?;
         let crd = alloc::filled(buckets, Self::empty_bucket(), "crd")?;
-        Ok(Self { size, width, crd })
+        Ok(Self::from_parts(size, width, crd))
+    }
+
+    fn from_parts(size: usize, width: usize, crd: Vec<I>) -> Self {
+        Self {
+            size,
+            width,
+            crd,
+            occupancy: Vec::new(),
+        }
     }
 
     /// Size of the dimension.
@@ -304,6 +329,117 @@ impl<I: Index> Hashed<I> {
         Ok(())
     }
 
+    /// Starts insert assembly (Chou et al. 2018, Table 3) under `parent_count`
+    /// parent positions: every segment emptied (unless `keep`, as for `+=`),
+    /// the width kept (a reused output keeps its capacity), and `vals` made one
+    /// zero per bucket (kept values stay where they are).
+    ///
+    /// Assembly is the interface generated kernels use, through a tensor's
+    /// assembly guard, for a hashed level that is the tensor's last level (so
+    /// `vals` holds one value per bucket); the result reaches users only after
+    /// the same checks as [`Tensor::from_levels`](crate::Tensor::from_levels).
+    #[doc(hidden)]
+    pub fn insert_init<V: Value>(
+        &mut self,
+        parent_count: usize,
+        keep: bool,
+        vals: &mut Vec<V>,
+    ) -> Result<(), Error> {
+        let buckets = parent_count.checked_mul(self.width).ok_or_else(|| {
+            Error::NotRepresentable {
+                detail: format!(
+                    "a hashed level of width {} under {parent_count} parent positions has more than usize::MAX buckets",
+                    self.width
+                ),
+            }
+        })?;
+        let keep = keep && self.crd.len() == buckets && vals.len() == buckets;
+        if !keep {
+            self.crd.clear();
+            vals.clear();
+        }
+        let grow = buckets.saturating_sub(self.crd.len());
+        self.crd
+            .try_reserve(grow)
+            .and_then(|()| vals.try_reserve(grow))
+            .map_err(|_| Error::NotRepresentable {
+                detail: format!("cannot allocate {buckets} buckets for a hashed level"),
+            })?;
+        self.crd.resize(buckets, Self::empty_bucket());
+        vals.resize(buckets, V::zero());
+        self.occupancy.clear();
+        self.occupancy.resize(parent_count, 0);
+        if keep {
+            let w = self.width;
+            for (q, &c) in self.crd.iter().enumerate() {
+                if c != Self::empty_bucket() {
+                    self.occupancy[q / w] += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The bucket of coordinate `i` (below `size`) under `parent_pos` (below
+    /// the count given to [`Self::insert_init`]), inserting it with value zero
+    /// if it is absent. A segment is kept at most half full: before it would
+    /// pass that, every segment is rehashed into twice the width (moving
+    /// `vals` with its buckets), unless the width already covers the
+    /// dimension. `Err` if the larger table cannot be allocated; a misuse
+    /// (no `insert_init`, a coordinate or parent out of range) is `Err` too.
+    #[doc(hidden)]
+    #[inline]
+    pub fn insert<V: Value>(
+        &mut self,
+        parent_pos: usize,
+        i: usize,
+        vals: &mut Vec<V>,
+    ) -> Result<usize, Error> {
+        if parent_pos >= self.occupancy.len() || i >= self.size || vals.len() != self.crd.len() {
+            return Err(Error::invalid_level(
+                0,
+                format!(
+                    "insert of coordinate {i} below parent position {parent_pos} outside an insert assembly of {} parents, size {}",
+                    self.occupancy.len(),
+                    self.size
+                ),
+            ));
+        }
+        let (bucket, found) = self.locate(parent_pos, i);
+        if found {
+            return Ok(bucket);
+        }
+        let full = 2 * (self.occupancy[parent_pos] + 1) > self.width;
+        let bucket = if full && self.width < self.size.next_power_of_two() {
+            self.grow(vals)?;
+            self.locate(parent_pos, i).0
+        } else {
+            bucket
+        };
+        self.crd[bucket] = I::from_usize_unchecked(i);
+        self.occupancy[parent_pos] += 1;
+        Ok(bucket)
+    }
+
+    /// Rehashes every segment into twice the width, moving each value with
+    /// its coordinate.
+    #[cold]
+    fn grow<V: Value>(&mut self, vals: &mut Vec<V>) -> Result<(), Error> {
+        let width = self.width * 2;
+        let mut bigger = Self::empty(self.size, width, self.occupancy.len())?;
+        let mut moved = alloc::filled(bigger.crd.len(), V::zero(), "vals")?;
+        for (q, &c) in self.crd.iter().enumerate() {
+            if c != Self::empty_bucket() {
+                let to = bigger.insert_new(q / self.width, c.to_usize());
+                moved[to] = vals[q];
+            }
+        }
+        self.width = width;
+        self.crd = bigger.crd;
+        *vals = moved;
+        Ok(())
+    }
+
     /// Inserts `i` (below `size`, not yet stored under `parent_pos`) by
     /// linear probing and returns its bucket. Requires a free bucket.
     fn insert_new(&mut self, parent_pos: usize, i: usize) -> usize {
@@ -476,6 +612,50 @@ mod tests {
         assert!(h.position_count(2).is_err());
         let stored: Vec<usize> = (8..16).filter(|&q| h.is_stored(q)).collect();
         assert!(stored.is_empty());
+    }
+
+    #[test]
+    fn insert_grows_and_moves_values() {
+        let mut h = Hashed::<u32>::from_raw(100, 1, vec![E, E]).unwrap();
+        let mut vals = vec![0.0; 2];
+        h.insert_init(2, false, &mut vals).unwrap();
+        for i in [3, 67, 35, 99, 2] {
+            let q = h.insert(1, i, &mut vals).unwrap();
+            vals[q] += i as f64;
+        }
+        let q = h.insert(0, 5, &mut vals).unwrap();
+        vals[q] = 0.5;
+        // Six coordinates, at most half full: width 16 (grown from 1).
+        assert_eq!(h.width(), 16);
+        assert_eq!(h.position_count(2), Ok(32));
+        for i in [3, 67, 35, 99, 2] {
+            let (q, found) = h.locate(1, i);
+            assert!(found && vals[q] == i as f64);
+        }
+        assert_eq!(vals[h.locate(0, 5).0], 0.5);
+        // Again: the coordinate is found, not inserted twice.
+        let q = h.insert(1, 67, &mut vals).unwrap();
+        assert_eq!(vals[q], 67.0);
+        // `+=` keeps the entries; `=` empties the table but keeps its width.
+        h.insert_init(2, true, &mut vals).unwrap();
+        assert_eq!(vals.iter().filter(|&&v| v != 0.0).count(), 6);
+        h.insert_init(2, false, &mut vals).unwrap();
+        assert!(vals.iter().all(|&v| v == 0.0) && (0..32).all(|q| !h.is_stored(q)));
+        assert_eq!(h.width(), 16);
+        assert!(h.insert(2, 1, &mut vals).is_err());
+        assert!(h.insert(0, 100, &mut vals).is_err());
+    }
+
+    #[test]
+    fn a_table_as_wide_as_the_dimension_fills_up() {
+        let mut h = Hashed::<u32>::from_raw(4, 1, vec![E]).unwrap();
+        let mut vals = vec![0i64];
+        h.insert_init(1, false, &mut vals).unwrap();
+        for i in 0..4 {
+            h.insert(0, i, &mut vals).unwrap();
+        }
+        assert_eq!(h.width(), 4);
+        assert!((0..4).all(|q| h.is_stored(q)));
     }
 
     #[test]
