@@ -365,7 +365,7 @@ impl<'p> Builder<'p> {
                     diags.error_help(
                         lhs.span(),
                         format!("`+=` into sparse output `{name}`: sparse outputs are re-assembled by each call"),
-                        "use `=` (pass the old value as an input to add it) or a dense output",
+                        "use `=` (pass the old value as an input to add it), a dense output, or a hash output (`HashVec`, `HashMat`), which `+=` adds to",
                     );
                 }
                 check_output_format(format, param, diags);
