@@ -409,8 +409,14 @@ impl<I: Index> Hashed<I> {
         if found {
             return Ok(bucket);
         }
+        // A width of at least the dimension holds every coordinate, so a coordinate that was
+        // not found always has a free bucket there; below it, the segment stays half empty.
+        let covers = self
+            .size
+            .checked_next_power_of_two()
+            .is_some_and(|cap| self.width >= cap);
         let full = 2 * (self.occupancy[parent_pos] + 1) > self.width;
-        let bucket = if full && self.width < self.size.next_power_of_two() {
+        let bucket = if full && !covers {
             self.grow(vals)?;
             self.locate(parent_pos, i).0
         } else {
