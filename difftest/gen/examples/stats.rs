@@ -2,8 +2,9 @@
 //! limitation rates over a seed range:
 //! `cargo run --release -p sparse-difftest-gen --example stats -- START COUNT`.
 
+use sparse_difftest_gen::format::Kind;
 use sparse_difftest_gen::generate;
-use sparse_difftest_gen::kernel::ValTy;
+use sparse_difftest_gen::kernel::{ParamKind, ValTy};
 use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations};
 use std::collections::BTreeMap;
 
@@ -24,8 +25,19 @@ fn main() {
         let out = match k.out_format() {
             None => "scalar",
             Some(f) if f.all_dense() => "dense",
+            Some(f) if f.inserts_everywhere() => "hash",
             Some(_) => "sparse",
         };
+        let hashed_input = k
+            .params
+            .iter()
+            .any(|p| matches!(&p.kind, ParamKind::Input(f) if f.kinds.contains(&Kind::Hashed)));
+        if hashed_input {
+            bump("hashed input".into());
+            if limitations(&k).is_empty() {
+                bump("hashed input, oracle accepted".into());
+            }
+        }
         bump(format!("output {out}"));
         bump(format!("accumulate {}", k.accumulate));
         bump(format!("raw names {}", k.source().contains("r#")));
