@@ -85,22 +85,6 @@ impl MergeLattice {
         self.points.iter().map(|p| self.sub_points(p).count()).sum()
     }
 
-    /// Whether some point's loop is driven by a full iterator (value iteration over the
-    /// dimension): then the merge loops count coordinates.
-    pub fn has_dense_driver(&self, info: &impl LevelInfo) -> bool {
-        self.points.iter().any(|p| counts(p, info))
-    }
-
-    /// Whether the loops over this lattice visit every coordinate of the dimension: some point
-    /// is driven by a full iterator alone, so its loop runs to the end of the dimension
-    /// whatever the sparse iterators do. (A full iterator next to a sparse one in an
-    /// intersection does not: that loop ends with the sparse iterator.)
-    pub fn exhausts(&self, info: &impl LevelInfo) -> bool {
-        self.points
-            .iter()
-            .any(|p| counts(p, info) && drivers(p, info, true).is_empty())
-    }
-
     /// A point without iterators computes something nonzero everywhere (a constant with
     /// respect to `v`), so every point must also walk the whole dimension.
     fn cover_constants(&mut self) {
@@ -217,6 +201,17 @@ fn disjunction(op: BinOp, l: MergeLattice, r: MergeLattice) -> MergeLattice {
 /// is nonzero along the whole dimension (a constant): a union co-iterates both sides; an
 /// intersection co-iterates one side and locates what it can of the other.
 pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
+    coiterated_within(expr, info, &|_| true)
+}
+
+/// [`coiterated`], choosing, where a product can be co-iterated by either side, one that
+/// co-iterates no position iterator with `locate` outside `preferred` if there is one.
+fn coiterated_within(
+    expr: &Expr,
+    info: &impl LevelInfo,
+    preferred: &dyn Fn(Iter) -> bool,
+) -> Vec<Iter> {
+    let recurse = |e: &Expr| coiterated_within(e, info, preferred);
     let mut out = match expr {
         Expr::Access(a) => info
             .level_of(*a)
@@ -226,10 +221,10 @@ pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
         // with a constant covers the dimension and must be iterated whole, whatever it is
         // then multiplied by (`(g + y(k)) * b(j)` at `j` is nonzero wherever `b` is).
         Expr::Scalar(_) | Expr::Literal(_) => vec![Iter::Universe],
-        Expr::Neg(e) | Expr::Sum(_, e) => coiterated(e, info),
+        Expr::Neg(e) | Expr::Sum(_, e) => recurse(e),
         Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => {
-            let mut c = coiterated(l, info);
-            c.extend(coiterated(r, info));
+            let mut c = recurse(l);
+            c.extend(recurse(r));
             c
         }
         // Either side may be the one co-iterated; the other is located where it can be (the
@@ -237,13 +232,21 @@ pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
         // leaves fewer full levels to co-iterate: in `(b + D) * x` that is `x`, so `b` and `x`
         // are merged and `D` is located, rather than walking all of `D`.
         Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => {
-            let (cl, cr) = (coiterated(l, info), coiterated(r, info));
+            let (cl, cr) = (recurse(l), recurse(r));
             let sparse = |c: &[Iter]| -> Vec<Iter> {
                 c.iter().copied().filter(|&i| !info.has_locate(i)).collect()
             };
             let left = [cl.clone(), sparse(&cr)].concat();
             let right = [sparse(&cl), cr].concat();
-            let cost = |c: &[Iter]| (c.iter().filter(|&&i| info.has_locate(i)).count(), c.len());
+            let cost = |c: &[Iter]| {
+                let avoided =
+                    |i: Iter| info.has_locate(i) && info.iterates_positions(i) && !preferred(i);
+                (
+                    c.iter().filter(|&&i| avoided(i)).count(),
+                    c.iter().filter(|&&i| info.has_locate(i)).count(),
+                    c.len(),
+                )
+            };
             if cost(&right) < cost(&left) {
                 right
             } else {
@@ -256,31 +259,80 @@ pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
     out
 }
 
-/// Whether a point's loop counts every coordinate of the dimension (value iteration): it
-/// co-iterates a level that iterates by value (or is reached out of storage order), or the
-/// universe.
-pub fn counts(point: &LatticePoint, info: &impl LevelInfo) -> bool {
-    point.iters.contains(&Iter::Universe)
-        || coiterated(&point.expr, info)
-            .into_iter()
-            .any(|it| !info.iterates_positions(it))
+/// How the loops over a lattice merge: the iterators each point co-iterates, whether the loops
+/// count coordinates, and each point's position drivers.
+///
+/// A point's loop continues the iterators of the loops before it, so every point must be
+/// driven by iterators its top point drives too. Where a product may be co-iterated by either
+/// side (`h * g`, both hash levels, is driven by `h` or by `g`), the top point's choice is
+/// the one every point follows.
+pub struct Strategy {
+    /// Whether the loops count every coordinate (value iteration): some point co-iterates a
+    /// level that iterates by value (or is reached out of storage order), or the universe.
+    pub counting: bool,
+    /// Per point: the iterators it co-iterates.
+    coiterated: Vec<Vec<Iter>>,
+    /// Per point: its position drivers.
+    drivers: Vec<Vec<(AccessId, usize)>>,
 }
 
-/// The position iterators that drive a point's loop: its co-iterated iterators that enumerate
-/// by position. Where the lattice's loops count coordinates (`counting`), every level that can
-/// be located is located instead of merged (Chou 2018, 4.2): a hash level in a union with a
-/// dense operand is probed per coordinate.
-pub fn drivers(
-    point: &LatticePoint,
-    info: &impl LevelInfo,
-    counting: bool,
-) -> Vec<(AccessId, usize)> {
-    coiterated(&point.expr, info)
-        .into_iter()
-        .filter(|&it| info.iterates_positions(it) && !(counting && info.has_locate(it)))
-        .filter_map(|it| match it {
-            Iter::Level { access, level } => Some((access, level)),
-            Iter::Universe => None,
+impl Strategy {
+    /// The strategy of `lattice` under the levels of `info`.
+    pub fn of(lattice: &MergeLattice, info: &impl LevelInfo) -> Strategy {
+        let top = lattice
+            .points
+            .first()
+            .map(|p| coiterated(&p.expr, info))
+            .unwrap_or_default();
+        let preferred = |i: Iter| top.contains(&i);
+        let coiterated: Vec<Vec<Iter>> = lattice
+            .points
+            .iter()
+            .map(|p| coiterated_within(&p.expr, info, &preferred))
+            .collect();
+        let counting = lattice.points.iter().zip(&coiterated).any(|(p, c)| {
+            p.iters.contains(&Iter::Universe) || c.iter().any(|&it| !info.iterates_positions(it))
+        });
+        // Where the loops count coordinates, every level that can be located is located
+        // instead of merged (Chou 2018, 4.2): a hash level in a union with a dense operand is
+        // probed per coordinate.
+        let drivers = coiterated
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .filter(|&&it| {
+                        info.iterates_positions(it) && !(counting && info.has_locate(it))
+                    })
+                    .filter_map(|&it| match it {
+                        Iter::Level { access, level } => Some((access, level)),
+                        Iter::Universe => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Strategy {
+            counting,
+            coiterated,
+            drivers,
+        }
+    }
+
+    /// The position drivers of point `p` (an index into the lattice's points).
+    pub fn drivers(&self, p: usize) -> &[(AccessId, usize)] {
+        &self.drivers[p]
+    }
+
+    /// Whether the loops visit every coordinate of the dimension: some point is driven by a
+    /// full iterator alone, so its loop runs to the end of the dimension whatever the sparse
+    /// iterators do. (A full iterator next to a sparse one in an intersection does not: that
+    /// loop ends with the sparse iterator.)
+    pub fn exhausts(&self, lattice: &MergeLattice, info: &impl LevelInfo) -> bool {
+        lattice.points.iter().enumerate().any(|(p, point)| {
+            let counts = point.iters.contains(&Iter::Universe)
+                || self.coiterated[p]
+                    .iter()
+                    .any(|&it| !info.iterates_positions(it));
+            counts && self.drivers[p].is_empty()
         })
-        .collect()
+    }
 }

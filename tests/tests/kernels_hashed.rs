@@ -40,6 +40,11 @@ sparse_kernel! {
     pub fn shifted_mul_sparse(y: &mut SparseVec<f64>, a: &SparseVec<f64>, s: f64, h: &HashVec<f64>) {
         y(i) = (a(i) + s) * h(i)
     }
+    // Either hash operand could drive `d * g`; every lattice point must follow the top
+    // point's choice (`g`), found by the differential tester (kernel 8000598).
+    pub fn union_times_hash(y: &mut SparseVec<f64>, d: &HashVec<f64>, f: &HashVec<f64>, g: &HashVec<f64>, s: f64) {
+        y(j) = (d(j) + f(j)) * g(j) * s
+    }
     pub fn spmv_hm(y: &mut Dense1<f64>, a: &HashMat<f64>, x: &Dense1<f64>) {
         y(i) = a(i, j) * x(j)
     }
@@ -207,6 +212,16 @@ fn hash_vector_kernels_match_oracle() {
             assert_close(yd.vals(), &shifted, f64::TOL, case);
             shifted_mul_sparse(&mut y, &bs, 0.5, &a).unwrap();
             expect(&y, &shifted, pattern(&shape, |i| has(&ae, i)), case);
+
+            union_times_hash(&mut y, &a, &bh, &c, 2.0).unwrap();
+            let sum = elementwise(&ad, &bdd, |x, y| x + y);
+            let in_sum = |i: &[usize]| has(&ae, i) || has(&be, i);
+            expect(
+                &y,
+                &elementwise(&sum, &cd, |x, y| x * y * 2.0),
+                pattern(&shape, |i| in_sum(i) && has(&ce, i)),
+                case,
+            );
 
             mixed_hsh(&mut y, &a, &bs, &c).unwrap();
             let sum = elementwise(&ad, &bdd, |x, y| x + y);

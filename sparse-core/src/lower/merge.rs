@@ -5,7 +5,7 @@
 use super::{conjoin, open_sum, Lowerer, Pos, Scope, Target};
 use crate::format::LevelFn;
 use crate::ir::{bin, var, Assign, Expr as IrExpr, Local, Op, Stmt};
-use crate::lattice::{drivers, Iter, LatticePoint, MergeLattice};
+use crate::lattice::{Iter, LatticePoint, MergeLattice, Strategy};
 use crate::notation::{AccessId, BinOp, Expr, VarId};
 
 impl Lowerer<'_> {
@@ -18,7 +18,8 @@ impl Lowerer<'_> {
         target: Target,
         loop_vars: &[VarId],
     ) -> (Vec<Stmt>, bool) {
-        let exhausts = lattice.exhausts(&self.info(scope, v));
+        let info = self.info(scope, v);
+        let exhausts = Strategy::of(lattice, &info).exhausts(lattice, &info);
         let mut scope = scope.clone();
         scope.copies = scope.copies.saturating_mul(lattice.cases());
         let loops = self.merge_loops(&scope, v, lattice, target, loop_vars);
@@ -39,8 +40,9 @@ impl Lowerer<'_> {
         let Some(top) = lattice.points.first() else {
             return Vec::new();
         };
-        let dense_driven = lattice.has_dense_driver(&info);
-        let sparse = drivers(top, &info, dense_driven);
+        let strategy = Strategy::of(lattice, &info);
+        let dense_driven = strategy.counting;
+        let sparse = strategy.drivers(0).to_vec();
         if lattice.points.len() == 1 {
             if dense_driven && sparse.is_empty() {
                 let body = self.case_body(scope, v, top, &[], target, loop_vars);
@@ -55,7 +57,7 @@ impl Lowerer<'_> {
                 return self.single_iterator_loop(scope, v, top, sparse[0], target, loop_vars);
             }
         }
-        self.general_merge(scope, v, lattice, dense_driven, target, loop_vars)
+        self.general_merge(scope, v, lattice, &strategy, target, loop_vars)
     }
 
     /// `for p in lo..hi { let v = crd[p]; ... }`, with a deduplication step for non-unique levels
@@ -236,17 +238,16 @@ impl Lowerer<'_> {
         scope: &Scope,
         v: VarId,
         lattice: &MergeLattice,
-        dense_driven: bool,
+        strategy: &Strategy,
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let info = self.info(scope, v);
-        let top = &lattice.points[0];
-        let all_sparse = drivers(top, &info, dense_driven);
+        let dense_driven = strategy.counting;
+        let all_sparse = strategy.drivers(0).to_vec();
         // Every loop continues the iterators the first one started.
-        for p in &lattice.points {
-            let driven = drivers(p, &info, dense_driven);
-            if let Some((a, k)) = driven.into_iter().find(|d| !all_sparse.contains(d)) {
+        for p in 0..lattice.points.len() {
+            let driven = strategy.drivers(p);
+            if let Some(&(a, k)) = driven.iter().find(|d| !all_sparse.contains(d)) {
                 self.fail(format!(
                     "a lattice point drives level {k} of access {a}, which its top point does not"
                 ));
@@ -269,8 +270,8 @@ impl Lowerer<'_> {
         if dense_driven {
             stmts.push(Stmt::Let(Local::Index(v), true, IrExpr::Usize(0)));
         }
-        for point in &lattice.points {
-            let sparse = drivers(point, &info, dense_driven);
+        for (p, point) in lattice.points.iter().enumerate() {
+            let sparse = strategy.drivers(p);
             let mut cond: Vec<IrExpr> = sparse
                 .iter()
                 .map(|&(a, k)| bin(Op::Lt, var(Local::Pos(a, k)), var(Local::End(a, k))))
@@ -286,7 +287,7 @@ impl Lowerer<'_> {
                 v,
                 lattice,
                 point,
-                &sparse,
+                sparse,
                 dense_driven,
                 target,
                 loop_vars,
