@@ -2,7 +2,7 @@
 //! tensor, operators are supported. The result is a [`Kernel`] with explicit sums.
 
 use crate::diagnostic::Diagnostics;
-use crate::format::{Assembly, Format};
+use crate::format::{Assembly, Format, LevelFormat};
 use crate::names::same;
 use crate::notation::{
     Access, AssignOp, BinOp, Expr, IndexVar, Kernel, Literal, Output, ScalarParam, TensorParam,
@@ -785,8 +785,9 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
 
 /// Output formats the assembler supports, derived from each level's assembly capability: a
 /// level that inserts (computes positions from coordinates) needs a parent that inserts too, so
-/// the inserting levels form a prefix, and one that is not full (a hash table) ends it and the
-/// format; a level that appends segments (it has a `pos` array) can
+/// the inserting levels form a prefix (but full levels may also form a block at the bottom,
+/// allocated whenever their parent appends), and one that is not full (a hash table) ends it
+/// and the format; a level that appends segments (it has a `pos` array) can
 /// sit under any parent; a branchless level appends in lockstep with its parent, one
 /// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
@@ -796,9 +797,13 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
         let parent_appends = parent.is_some_and(|p| p.assembly() == Some(Assembly::Append));
         let reason = match level.assembly() {
             None => Some("cannot be assembled (it has neither insert nor append capability)"),
-            Some(Assembly::Insert) if parent_appends => Some(
-                "inserts (its positions are computed from coordinates) below a level that appends",
-            ),
+            // A dense block at the bottom (BCSR's blocks) is allocated, zero, whenever its
+            // parent appends a coordinate; anything else inserting below an append is not.
+            Some(Assembly::Insert)
+                if parent_appends && !levels[k..].iter().all(LevelFormat::is_full) =>
+            {
+                Some("inserts (its positions are computed from coordinates) below a level that appends, and not as part of a dense block at the bottom")
+            }
             // A sparse inserting level places coordinates as they come, and may move them all
             // as it grows (a hash table rehashing): nothing may hang below its positions.
             Some(Assembly::Insert) if !level.is_full() && k + 1 < levels.len() => {
@@ -818,7 +823,7 @@ fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) 
                     format.written, level.type_name()
                 ),
                 "use an output whose `Dense` levels come first, followed by `Compressed` levels or COO runs \
-                 (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`) or by one last `Hashed` level, \
+                 (`CompressedNonUnique`, `SingletonNonUnique`..., `Singleton`) and optionally a block of `Dense` levels, or by one last `Hashed` level, \
                  e.g. `Csr<f64>`, `Dcsr<f64>`, `Csf3<f64>`, `Coo<f64>`, `HashMat<f64>` or `Dense2<f64>`",
             );
             return;

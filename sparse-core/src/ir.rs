@@ -40,6 +40,8 @@ pub enum Local {
     SegBegin(AccessId, usize),
     /// The end of the output segment appended by a loop.
     SegEnd(AccessId, usize),
+    /// Whether the dense block of the output's current appended tuple has been opened.
+    BlockOpen(AccessId),
     /// A scalar temporary accumulating an inner sum.
     Temp(usize),
     /// Whether an inner sum received at least one term.

@@ -131,3 +131,12 @@ fn spgemm_into_hashmat() {
         "pub fn spgemm(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, j) = a(i, k) * b(k, j) }"
     ));
 }
+
+#[test]
+fn bcsr_like_output_appends_dense_blocks() {
+    // A dense level below a compressed one: a zero block is appended with the first value
+    // computed in it.
+    insta::assert_snapshot!(generated(
+        "pub fn blocks(c: &mut Tensor<f64, (Dense, Compressed, Dense)>, a: &Csf3<f64>, b: &Tensor<f64, (Dense, Compressed, Dense)>) { c(i, j, k) = a(i, j, k) + b(i, j, k) }"
+    ));
+}

@@ -1,8 +1,8 @@
 use sparse_runtime::prelude::*;
 
 sparse_kernel! {
-    pub fn rows(c: &mut Tensor<f64, (Compressed, Dense)>, a: &Csr<f64>) {
-        c(i, j) = a(i, j)
+    pub fn rows(c: &mut Tensor<f64, (Compressed, Dense, Compressed)>, a: &Csf3<f64>) {
+        c(i, j, k) = a(i, j, k)
     }
 }
 

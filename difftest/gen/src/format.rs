@@ -241,7 +241,7 @@ impl Format {
 
     /// An output of this format can be assembled: a prefix of `Dense` levels, then one last
     /// `Hashed` level, or one or more groups `Compressed` or
-    /// `CompressedNonUnique, SingletonNonUnique*, Singleton`.
+    /// `CompressedNonUnique, SingletonNonUnique*, Singleton` and then a block of `Dense` levels.
     pub fn assemblable(&self) -> bool {
         let k = &self.kinds;
         let mut at = k.iter().take_while(|&&x| x == Kind::Dense).count();
@@ -264,10 +264,22 @@ impl Format {
                     }
                     at += 1;
                 }
+                // A dense block at the bottom, below the groups.
+                Kind::Dense => return k[at..].iter().all(|&x| x == Kind::Dense),
                 _ => return false,
             }
         }
         true
+    }
+
+    /// For an appended output with a dense block below its appending levels: how many storage
+    /// levels lie above the block (a block is stored whole once any component is present).
+    pub fn dense_block_start(&self) -> Option<usize> {
+        if self.all_dense() || self.inserts_everywhere() {
+            return None;
+        }
+        let start = self.kinds.iter().rposition(|&k| k != Kind::Dense)? + 1;
+        (start < self.kinds.len()).then_some(start)
     }
 
     /// The Rust type for value type `v`.
@@ -391,8 +403,14 @@ pub fn random_assemblable_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
         kinds.push(Kind::Hashed);
         return kinds;
     }
-    while kinds.len() < n {
-        let room = n - kinds.len();
+    // Sometimes a dense block below the groups (BCSR-style).
+    let block = if n - dense >= 2 && rng.chance(0.25) {
+        rng.range(1, n - dense - 1)
+    } else {
+        0
+    };
+    while kinds.len() < n - block {
+        let room = n - block - kinds.len();
         if room >= 2 && rng.chance(0.3) {
             let len = rng.range(2, room);
             kinds.push(Kind::CompressedNu);
@@ -402,6 +420,7 @@ pub fn random_assemblable_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
             kinds.push(Kind::Compressed);
         }
     }
+    kinds.extend(std::iter::repeat_n(Kind::Dense, block));
     kinds
 }
 
@@ -449,11 +468,12 @@ mod tests {
     fn assemblable_outputs_follow_the_rule() {
         for ok in [
             "C", "D,C", "C,C", "C,C,C", "CN,S", "CN,SN,S", "D,CN,S", "CN,S,C", "H", "D,H", "D,D,H",
+            "C,D", "D,C,D,D", "CN,S,D",
         ] {
             assert!(fmt(ok).assemblable(), "{ok}");
         }
         for bad in [
-            "D", "D,D", "D,S", "C,D", "C,S", "D,SN,S", "CN,S,D", "C,H", "H,H", "H,D", "H,C",
+            "D", "D,D", "D,S", "C,S", "D,SN,S", "C,D,C", "C,H", "H,H", "H,D", "H,C", "C,D,H",
         ] {
             assert!(!fmt(bad).assemblable(), "{bad}");
         }

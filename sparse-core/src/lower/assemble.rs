@@ -1,17 +1,19 @@
 //! Output assembly (Chou 2018, section 3.4; taco section 6.3). An output whose levels all
 //! insert (dense rows of a hash table) is written in place like a dense one: its hash level
 //! inserts each computed coordinate (where the value is present) and the value is written or
-//! added at the returned position. Any other sparse output is appended in loop order: its `Dense` prefix inserts (positions located from coordinates), and below it
+//! added at the returned position. Any other sparse output is appended in loop order (and a
+//! dense block at its bottom, as in BCSR, is appended zero-filled with the first value
+//! computed in it): its `Dense` prefix inserts (positions located from coordinates), and below it
 //! come *groups*, each one level that appends segments (it has a `pos` array) followed by the
 //! branchless levels that append in lockstep with it (a COO run). The last group appends one
 //! coordinate per level for every computed entry. Every other group's coordinates are appended
 //! when the segment of the group below closes non-empty, so empty segments are elided and a
 //! group's tuple is stored only if something was stored below it.
 
-use super::{Lowerer, Pos, Scope};
+use super::{Lowerer, Pos, Scope, Target};
 use crate::format::Assembly;
 use crate::format::LevelFn;
-use crate::ir::{bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::ir::{bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt, ValueConst};
 use crate::notation::{AccessId, AssignOp, VarId};
 
 impl Lowerer<'_> {
@@ -122,13 +124,78 @@ impl Lowerer<'_> {
         ]
     }
 
-    /// Appends a computed entry: the coordinates of the last group, then the value.
+    /// Appends a computed entry: the coordinates of the last group, then the value. Below a
+    /// dense block, the group's tuple is appended (with a zero block of values) when the
+    /// first value of the block is computed, and the value is written at its place in it.
     pub(super) fn append_entry(&self, a: AccessId, value: IrExpr) -> Vec<Stmt> {
-        let last = self.format(a).order() - 1;
+        let format = self.format(a);
+        let last = self.last_appending_level(a);
         let (start, end) = self.group_of(a, last);
-        let mut stmts: Vec<Stmt> = (start..=end).map(|j| self.append_coord(a, j)).collect();
-        stmts.push(Stmt::Expr(call(self.vals(a), "push", vec![value])));
-        stmts
+        let appends = (start..=end).map(|j| self.append_coord(a, j));
+        if last + 1 == format.order() {
+            let mut stmts: Vec<Stmt> = appends.collect();
+            stmts.push(Stmt::Expr(call(self.vals(a), "push", vec![value])));
+            return stmts;
+        }
+        let open = var(Local::BlockOpen(a));
+        let vals_len = call(self.vals(a), "len", vec![]);
+        let grown = bin(Op::Add, vals_len, self.block_size(a, last));
+        let mut first: Vec<Stmt> = appends.collect();
+        first.push(Stmt::Expr(call(
+            self.vals(a),
+            "resize",
+            vec![grown, IrExpr::Value(ValueConst::Zero)],
+        )));
+        first.push(Stmt::Assign(open.clone(), Assign::Set, IrExpr::Bool(true)));
+        let closed = bin(Op::Eq, open, IrExpr::Bool(false));
+        // The tuple's position, then the value's position in its block.
+        let len = self.level_call(a, last, LevelFn::Len, vec![]);
+        let mut pos = bin(Op::Sub, len, IrExpr::Usize(1));
+        for k in last + 1..format.order() {
+            let coord = var(Local::Index(self.kernel.accesses[a].level_var(format, k)));
+            pos = self.level_call(a, k, LevelFn::Locate, vec![pos, coord]);
+        }
+        vec![
+            Stmt::If(closed, first, vec![]),
+            Stmt::Assign(index(self.vals(a), pos), Assign::Set, value),
+        ]
+    }
+
+    /// The last level of an appended output that appends: below it, if anything, a dense
+    /// block (levels that are all full).
+    fn last_appending_level(&self, a: AccessId) -> usize {
+        let levels = &self.format(a).levels;
+        (0..levels.len())
+            .rev()
+            .find(|&k| levels[k].assembly() == Some(Assembly::Append))
+            .unwrap_or(levels.len() - 1)
+    }
+
+    /// The number of values in the dense block below level `k`.
+    fn block_size(&self, a: AccessId, k: usize) -> IrExpr {
+        let format = self.format(a);
+        (k + 1..format.order())
+            .map(|j| self.dim(self.kernel.accesses[a].level_var(format, j)))
+            .reduce(|x, y| bin(Op::Mul, x, y))
+            .unwrap_or(IrExpr::Usize(1))
+    }
+
+    /// At the start of each iteration of the loop over `v`: when `v` is stored by the last
+    /// appending level of an output with a dense block below it, no block is open yet for the
+    /// tuple this iteration computes.
+    pub(super) fn block_reset(&self, v: VarId, target: Target) -> Vec<Stmt> {
+        let Some(a) = self
+            .appended_output()
+            .filter(|_| matches!(target, Target::Output))
+        else {
+            return Vec::new();
+        };
+        let format = self.format(a);
+        let last = self.last_appending_level(a);
+        if last + 1 == format.order() || self.kernel.accesses[a].level_var(format, last) != v {
+            return Vec::new();
+        }
+        vec![Stmt::Let(Local::BlockOpen(a), true, IrExpr::Bool(false))]
     }
 
     fn append_coord(&self, a: AccessId, k: usize) -> Stmt {

@@ -132,6 +132,7 @@ impl Lowerer<'_> {
             // The iterator is empty where the access was absent, so matching implies presence.
             inner.present[a] = var(Local::Matched(a, k));
         }
+        body.extend(self.block_reset(v, target));
         body.extend(self.resolve_dense(&mut inner, &accesses));
         body.extend(self.lower_loops(&inner, open_sum(expr, v), target, loop_vars));
         for &(a, k) in &sparse {

@@ -459,7 +459,8 @@ impl Lowerer<'_> {
     ) -> Vec<Stmt> {
         let mut accesses = Vec::new();
         point.expr.accesses(&mut accesses);
-        let mut body = self.resolve_dense(inner, &accesses);
+        let mut body = self.block_reset(v, target);
+        body.extend(self.resolve_dense(inner, &accesses));
         let expr = open_sum(point.expr.clone(), v);
         body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body
