@@ -133,7 +133,7 @@ impl Lowerer<'_> {
             inner.present[a] = var(Local::Matched(a, k));
         }
         body.extend(self.block_reset(v, target));
-        body.extend(self.resolve_dense(&mut inner, &accesses));
+        body.extend(self.resolve_located(&mut inner, &accesses));
         body.extend(self.lower_loops(&inner, open_sum(expr, v), target, loop_vars));
         for &(a, k) in &sparse {
             let next = if self.format(a).levels[k].is_unique() {

@@ -14,7 +14,11 @@ impl Lowerer<'_> {
     /// coordinate: its `locate` also says whether it found it, and that flag becomes part of
     /// the access's presence (so its value reads as zero and nothing below it is visited
     /// where it is absent).
-    pub(super) fn resolve_dense(&mut self, scope: &mut Scope, accesses: &[AccessId]) -> Vec<Stmt> {
+    pub(super) fn resolve_located(
+        &mut self,
+        scope: &mut Scope,
+        accesses: &[AccessId],
+    ) -> Vec<Stmt> {
         let mut stmts = Vec::new();
         let output = self.kernel.output_access();
         for a in accesses.iter().copied().chain(output) {

@@ -460,7 +460,7 @@ impl Lowerer<'_> {
         let mut accesses = Vec::new();
         point.expr.accesses(&mut accesses);
         let mut body = self.block_reset(v, target);
-        body.extend(self.resolve_dense(inner, &accesses));
+        body.extend(self.resolve_located(inner, &accesses));
         let expr = open_sum(point.expr.clone(), v);
         body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body

@@ -141,7 +141,7 @@ impl<'k> Lowerer<'k> {
         let mut body = self.assembly_init();
         let mut loop_vars = k.output_vars().to_vec();
         loop_vars.extend(&self.opened);
-        body.extend(self.resolve_dense(&mut scope, &[]));
+        body.extend(self.resolve_located(&mut scope, &[]));
         body.extend(self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars));
         body.extend(self.assembly_finalize());
         if let Some(a) = self.dense_output().filter(|_| self.needs_zero_fill()) {
