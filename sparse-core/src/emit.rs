@@ -375,6 +375,29 @@ impl Emitter<'_> {
             }
             Expr::Value(ValueConst::Literal(lit)) => push(out, self.literal(lit)),
             Expr::NewScratch => push(out, quote!(::sparse_runtime::__private::Reordered::new())),
+            Expr::Runtime(name, args) => {
+                let name = Ident::new(name, Span::call_site());
+                push(out, quote!(::sparse_runtime::__private::#name));
+                let mut inner = Vec::new();
+                for (n, a) in args.iter().enumerate() {
+                    if n > 0 {
+                        push(&mut inner, quote!(,));
+                    }
+                    self.write(a, 0, &mut inner);
+                }
+                out.push(group(Delimiter::Parenthesis, inner));
+            }
+            Expr::Slice(items) => {
+                push(out, quote!(&));
+                let mut inner = Vec::new();
+                for (n, a) in items.iter().enumerate() {
+                    if n > 0 {
+                        push(&mut inner, quote!(,));
+                    }
+                    self.write(a, 0, &mut inner);
+                }
+                out.push(group(Delimiter::Bracket, inner));
+            }
             Expr::Pair(a, b) => {
                 let mut inner = Vec::new();
                 self.write(a, 0, &mut inner);

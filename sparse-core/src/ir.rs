@@ -42,6 +42,8 @@ pub enum Local {
     SegEnd(AccessId, usize),
     /// Whether the dense block of the output's current appended tuple has been opened.
     BlockOpen(AccessId),
+    /// The number of values in one dense block of the output.
+    BlockLen(AccessId),
     /// A scalar temporary accumulating an inner sum.
     Temp(usize),
     /// Whether an inner sum received at least one term.
@@ -126,6 +128,10 @@ pub enum Expr {
     Pair(Box<Expr>, Box<Expr>),
     /// An empty scratch array for iterator reordering (the runtime's `Reordered::new()`).
     NewScratch,
+    /// `::sparse_runtime::__private::name(args)`: a runtime helper function.
+    Runtime(&'static str, Vec<Expr>),
+    /// `&[a, b, ...]`
+    Slice(Vec<Expr>),
 }
 
 /// Value constants.
@@ -301,6 +307,14 @@ impl Printer<'_, '_> {
             Expr::Usize(n) => n.to_string(),
             Expr::Bool(b) => b.to_string(),
             Expr::NewScratch => "Reordered::new()".to_string(),
+            Expr::Runtime(name, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{name}({})", args.join(", "))
+            }
+            Expr::Slice(items) => {
+                let items: Vec<String> = items.iter().map(|a| self.expr(a)).collect();
+                format!("&[{}]", items.join(", "))
+            }
             Expr::Value(ValueConst::Zero) => "0".to_string(),
             Expr::Value(ValueConst::Literal(l)) => quote::ToTokens::to_token_stream(l).to_string(),
             Expr::Binary(op, a, b) => {
@@ -465,6 +479,7 @@ fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
             visit_expr(r, f);
             args.iter().for_each(|a| visit_expr(a, f));
         }
+        Expr::Runtime(_, args) | Expr::Slice(args) => args.iter().for_each(|a| visit_expr(a, f)),
         Expr::Select(c, a, b) => {
             visit_expr(c, f);
             visit_expr(a, f);

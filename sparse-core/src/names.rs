@@ -89,6 +89,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::SegBegin(a, k) => format!("begin_{}{k}", label(a)),
         Local::SegEnd(a, k) => format!("end_{}{k}", label(a)),
         Local::BlockOpen(a) => format!("block_{}", label(a)),
+        Local::BlockLen(a) => format!("block_len_{}", label(a)),
         Local::Temp(n) => format!("t{n}"),
         Local::TempSome(n) => format!("some_t{n}"),
         Local::Level(t, k) => format!("{}_l{k}", tensor(t)),

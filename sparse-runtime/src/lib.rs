@@ -28,6 +28,7 @@
 
 mod aliases;
 mod alloc;
+mod block;
 mod build;
 mod dense;
 mod error;
@@ -75,6 +76,7 @@ pub mod prelude {
 /// Items generated code names by absolute path. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::block::{append_zero_block, block_len};
     pub use crate::reorder::Reordered;
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;

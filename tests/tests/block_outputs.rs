@@ -23,6 +23,9 @@ sparse_kernel! {
     pub fn scale_coo_blocks(c: &mut Tensor<f64, (CompressedNonUnique, Singleton, Dense)>, a: &Csf3<f64>, s: f64) {
         c(i, j, k) = s * a(i, j, k)
     }
+    pub fn huge_blocks(c: &mut Tensor<f64, (Dense, Compressed, Dense, Dense)>, a: &Csr<f64>, x: &SparseVec<f64, u64>, y: &SparseVec<f64, u64>) {
+        c(i, j, k, l) = a(i, j) * x(k) * y(l)
+    }
     pub fn outer_blocks(c: &mut Tensor<f64, (Dense, Compressed, Dense, Dense)>, a: &Csr<f64>, x: &Dense1<f64>, y: &SparseVec<f64>) {
         c(i, j, k, l) = a(i, j) * x(k) * y(l)
     }
@@ -139,4 +142,21 @@ fn two_level_blocks_match_oracle() {
         assert_eq!(stored_tuples(&c), blocks, "{case:?}");
         revalidate(&c);
     });
+}
+
+#[test]
+fn a_block_too_large_to_represent_is_an_error() {
+    // An empty output of this shape is valid (it has no blocks), but one block would hold
+    // 2^66 values: the kernel must say so, never index past its values.
+    let n = 1usize << 33;
+    let shape = [1, 1, n, n];
+    let mut c = Blocks4::new(&shape).unwrap();
+    let a: Csr<f64> = build(&[1, 1], &[(vec![0, 0], 2.0)]);
+    let x = SparseVec::<f64, u64>::from_entries(&[n], [([5usize], 1.0)]).unwrap();
+    let y = SparseVec::<f64, u64>::from_entries(&[n], [([7usize], 1.0)]).unwrap();
+    let err = huge_blocks(&mut c, &a, &x, &y).unwrap_err();
+    assert!(err.to_string().contains("usize::MAX"), "{err}");
+    // The output is left valid and empty.
+    assert_eq!(c.nnz(), 0);
+    revalidate(&c);
 }

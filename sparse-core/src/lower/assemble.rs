@@ -13,7 +13,7 @@
 use super::{Lowerer, Pos, Scope, Target};
 use crate::format::Assembly;
 use crate::format::LevelFn;
-use crate::ir::{bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt, ValueConst};
+use crate::ir::{bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::notation::{AccessId, AssignOp, VarId};
 
 impl Lowerer<'_> {
@@ -73,6 +73,7 @@ impl Lowerer<'_> {
             )));
         }
         stmts.push(Stmt::Expr(call(self.vals(a), "clear", vec![])));
+        stmts.extend(self.block_len(a));
         stmts
     }
 
@@ -138,14 +139,13 @@ impl Lowerer<'_> {
             return stmts;
         }
         let open = var(Local::BlockOpen(a));
-        let vals_len = call(self.vals(a), "len", vec![]);
-        let grown = bin(Op::Add, vals_len, self.block_size(a, last));
         let mut first: Vec<Stmt> = appends.collect();
-        first.push(Stmt::Expr(call(
-            self.vals(a),
-            "resize",
-            vec![grown, IrExpr::Value(ValueConst::Zero)],
-        )));
+        // Checked (the block's size is bounded by no validated tensor: an empty output has no
+        // blocks), so every position located in the block below is within `vals`.
+        first.push(Stmt::Expr(try_(IrExpr::Runtime(
+            "append_zero_block",
+            vec![self.vals(a), var(Local::BlockLen(a))],
+        ))));
         first.push(Stmt::Assign(open.clone(), Assign::Set, IrExpr::Bool(true)));
         let closed = bin(Op::Eq, open, IrExpr::Bool(false));
         // The tuple's position, then the value's position in its block.
@@ -171,13 +171,19 @@ impl Lowerer<'_> {
             .unwrap_or(levels.len() - 1)
     }
 
-    /// The number of values in the dense block below level `k`.
-    fn block_size(&self, a: AccessId, k: usize) -> IrExpr {
+    /// `let block_len = block_len(&[dims of the dense block])?`, if the output has a dense
+    /// block below its appending levels: the product, or `Err` if it overflows.
+    fn block_len(&self, a: AccessId) -> Vec<Stmt> {
         let format = self.format(a);
-        (k + 1..format.order())
+        let last = self.last_appending_level(a);
+        if last + 1 == format.order() {
+            return Vec::new();
+        }
+        let dims = (last + 1..format.order())
             .map(|j| self.dim(self.kernel.accesses[a].level_var(format, j)))
-            .reduce(|x, y| bin(Op::Mul, x, y))
-            .unwrap_or(IrExpr::Usize(1))
+            .collect();
+        let len = try_(IrExpr::Runtime("block_len", vec![IrExpr::Slice(dims)]));
+        vec![Stmt::Let(Local::BlockLen(a), false, len)]
     }
 
     /// At the start of each iteration of the loop over `v`: when `v` is stored by the last
