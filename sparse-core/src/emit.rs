@@ -359,6 +359,18 @@ impl Emitter<'_> {
         }
     }
 
+    /// `a, b, ...` (for an argument list or a slice).
+    fn comma_list(&self, items: &[Expr]) -> Vec<TokenTree> {
+        let mut inner = Vec::new();
+        for (n, a) in items.iter().enumerate() {
+            if n > 0 {
+                inner.extend(quote!(,));
+            }
+            self.write(a, 0, &mut inner);
+        }
+        inner
+    }
+
     fn write_bare(&self, e: &Expr, out: &mut Vec<TokenTree>) {
         let push = |out: &mut Vec<TokenTree>, ts: TokenStream| out.extend(ts);
         match e {
@@ -378,25 +390,11 @@ impl Emitter<'_> {
             Expr::Runtime(name, args) => {
                 let name = Ident::new(name, Span::call_site());
                 push(out, quote!(::sparse_runtime::__private::#name));
-                let mut inner = Vec::new();
-                for (n, a) in args.iter().enumerate() {
-                    if n > 0 {
-                        push(&mut inner, quote!(,));
-                    }
-                    self.write(a, 0, &mut inner);
-                }
-                out.push(group(Delimiter::Parenthesis, inner));
+                out.push(group(Delimiter::Parenthesis, self.comma_list(args)));
             }
             Expr::Slice(items) => {
                 push(out, quote!(&));
-                let mut inner = Vec::new();
-                for (n, a) in items.iter().enumerate() {
-                    if n > 0 {
-                        push(&mut inner, quote!(,));
-                    }
-                    self.write(a, 0, &mut inner);
-                }
-                out.push(group(Delimiter::Bracket, inner));
+                out.push(group(Delimiter::Bracket, self.comma_list(items)));
             }
             Expr::Pair(a, b) => {
                 let mut inner = Vec::new();
@@ -425,14 +423,7 @@ impl Emitter<'_> {
                 self.write(recv, PREC_ATOM, out);
                 let method = Ident::new(method, Span::call_site());
                 push(out, quote!(.#method));
-                let mut inner = Vec::new();
-                for (n, a) in args.iter().enumerate() {
-                    if n > 0 {
-                        push(&mut inner, quote!(,));
-                    }
-                    self.write(a, 0, &mut inner);
-                }
-                out.push(group(Delimiter::Parenthesis, inner));
+                out.push(group(Delimiter::Parenthesis, self.comma_list(args)));
             }
             Expr::Index(base, i) => {
                 push(out, quote!(*));
