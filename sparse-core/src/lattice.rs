@@ -259,8 +259,8 @@ fn coiterated_within(
     out
 }
 
-/// How the loops over a lattice merge: the iterators each point co-iterates, whether the loops
-/// count coordinates, and each point's position drivers.
+/// How the loops over a lattice merge: whether they count coordinates, each point's position
+/// drivers, and whether they visit every coordinate.
 ///
 /// A point's loop continues the iterators of the loops before it, so every point must be
 /// driven by iterators its top point drives too. Where a product may be co-iterated by either
@@ -270,8 +270,11 @@ pub struct Strategy {
     /// Whether the loops count every coordinate (value iteration): some point co-iterates a
     /// level that iterates by value (or is reached out of storage order), or the universe.
     pub counting: bool,
-    /// Per point: the iterators it co-iterates.
-    coiterated: Vec<Vec<Iter>>,
+    /// Whether the loops visit every coordinate of the dimension: some point is driven by a
+    /// full iterator alone, so its loop runs to the end of the dimension whatever the sparse
+    /// iterators do. (A full iterator next to a sparse one in an intersection does not: that
+    /// loop ends with the sparse iterator.)
+    pub exhausts: bool,
     /// Per point: its position drivers.
     drivers: Vec<Vec<(AccessId, usize)>>,
 }
@@ -290,13 +293,21 @@ impl Strategy {
             .iter()
             .map(|p| coiterated_within(&p.expr, info, &preferred))
             .collect();
-        let counting = lattice.points.iter().zip(&coiterated).any(|(p, c)| {
-            p.iters.contains(&Iter::Universe) || c.iter().any(|&it| !info.iterates_positions(it))
-        });
+        // Per point: whether its loop counts coordinates.
+        let counts: Vec<bool> = lattice
+            .points
+            .iter()
+            .zip(&coiterated)
+            .map(|(p, c)| {
+                p.iters.contains(&Iter::Universe)
+                    || c.iter().any(|&it| !info.iterates_positions(it))
+            })
+            .collect();
+        let counting = counts.contains(&true);
         // Where the loops count coordinates, every level that can be located is located
         // instead of merged (Chou 2018, 4.2): a hash level in a union with a dense operand is
         // probed per coordinate.
-        let drivers = coiterated
+        let drivers: Vec<Vec<(AccessId, usize)>> = coiterated
             .iter()
             .map(|c| {
                 c.iter()
@@ -310,9 +321,10 @@ impl Strategy {
                     .collect()
             })
             .collect();
+        let exhausts = counts.iter().zip(&drivers).any(|(&c, d)| c && d.is_empty());
         Strategy {
             counting,
-            coiterated,
+            exhausts,
             drivers,
         }
     }
@@ -320,19 +332,5 @@ impl Strategy {
     /// The position drivers of point `p` (an index into the lattice's points).
     pub fn drivers(&self, p: usize) -> &[(AccessId, usize)] {
         &self.drivers[p]
-    }
-
-    /// Whether the loops visit every coordinate of the dimension: some point is driven by a
-    /// full iterator alone, so its loop runs to the end of the dimension whatever the sparse
-    /// iterators do. (A full iterator next to a sparse one in an intersection does not: that
-    /// loop ends with the sparse iterator.)
-    pub fn exhausts(&self, lattice: &MergeLattice, info: &impl LevelInfo) -> bool {
-        lattice.points.iter().enumerate().any(|(p, point)| {
-            let counts = point.iters.contains(&Iter::Universe)
-                || self.coiterated[p]
-                    .iter()
-                    .any(|&it| !info.iterates_positions(it));
-            counts && self.drivers[p].is_empty()
-        })
     }
 }

@@ -56,23 +56,27 @@ impl Lowerer<'_> {
                     }
                 };
                 let located = self.level_call(a, k, LevelFn::Locate, vec![parent, coord]);
+                // Where the access is absent, the located result is never used: position 0
+                // (not found, for a level that reports it).
+                let (absent, found) = match level.is_full() {
+                    true => (IrExpr::Usize(0), None),
+                    false => (
+                        IrExpr::Pair(Box::new(IrExpr::Usize(0)), Box::new(IrExpr::Bool(false))),
+                        Some(Local::Found(a, k)),
+                    ),
+                };
                 let present = scope.present[a].clone();
-                if level.is_full() {
-                    let located = match &present {
-                        IrExpr::Bool(true) => located,
-                        present => select(present.clone(), located, IrExpr::Usize(0)),
-                    };
-                    stmts.push(Stmt::Let(Local::Pos(a, k), false, located));
-                } else {
-                    let absent =
-                        IrExpr::Pair(Box::new(IrExpr::Usize(0)), Box::new(IrExpr::Bool(false)));
-                    let located = match &present {
-                        IrExpr::Bool(true) => located,
-                        present => select(present.clone(), located, absent),
-                    };
-                    let (p, found) = (Local::Pos(a, k), Local::Found(a, k));
-                    stmts.push(Stmt::LetPair(Some(p), Some(found), false, located));
-                    scope.present[a] = and(present, var(found));
+                let located = match &present {
+                    IrExpr::Bool(true) => located,
+                    present => select(present.clone(), located, absent),
+                };
+                let p = Local::Pos(a, k);
+                match found {
+                    None => stmts.push(Stmt::Let(p, false, located)),
+                    Some(found) => {
+                        stmts.push(Stmt::LetPair(Some(p), Some(found), false, located));
+                        scope.present[a] = and(present, var(found));
+                    }
                 }
                 scope.pos[a].push(Pos::One(var(Local::Pos(a, k))));
             }

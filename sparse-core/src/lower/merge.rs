@@ -18,12 +18,11 @@ impl Lowerer<'_> {
         target: Target,
         loop_vars: &[VarId],
     ) -> (Vec<Stmt>, bool) {
-        let info = self.info(scope, v);
-        let exhausts = Strategy::of(lattice, &info).exhausts(lattice, &info);
+        let strategy = Strategy::of(lattice, &self.info(scope, v));
         let mut scope = scope.clone();
         scope.copies = scope.copies.saturating_mul(lattice.cases());
-        let loops = self.merge_loops(&scope, v, lattice, target, loop_vars);
-        (loops, exhausts)
+        let loops = self.merge_loops(&scope, v, lattice, &strategy, target, loop_vars);
+        (loops, strategy.exhausts)
     }
 
     /// A plain `for` when one iterator drives a single point, else a sequence of merge loops
@@ -33,14 +32,13 @@ impl Lowerer<'_> {
         scope: &Scope,
         v: VarId,
         lattice: &MergeLattice,
+        strategy: &Strategy,
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let info = self.info(scope, v);
         let Some(top) = lattice.points.first() else {
             return Vec::new();
         };
-        let strategy = Strategy::of(lattice, &info);
         let dense_driven = strategy.counting;
         let sparse = strategy.drivers(0).to_vec();
         if lattice.points.len() == 1 {
@@ -57,7 +55,7 @@ impl Lowerer<'_> {
                 return self.single_iterator_loop(scope, v, top, sparse[0], target, loop_vars);
             }
         }
-        self.general_merge(scope, v, lattice, &strategy, target, loop_vars)
+        self.general_merge(scope, v, lattice, strategy, target, loop_vars)
     }
 
     /// `for p in lo..hi { let v = crd[p]; ... }`, with a deduplication step for non-unique levels

@@ -326,21 +326,12 @@ impl<'k> Lowerer<'k> {
                 value,
             )],
             Output::Tensor(a) if self.inserted_output().is_some() => {
-                let mode = if scope.scatter {
-                    Assign::Add
-                } else {
-                    self.write
-                };
-                self.insert_entry(scope, *a, mode, value)
+                self.insert_entry(scope, *a, self.write_mode(scope), value)
             }
             Output::Tensor(a) if self.sparse_output().is_some() => self.append_entry(*a, value),
             Output::Tensor(a) => match scope.pos[*a].last() {
                 Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {
-                    let mode = if scope.scatter {
-                        Assign::Add
-                    } else {
-                        self.write
-                    };
+                    let mode = self.write_mode(scope);
                     vec![Stmt::Assign(index(self.vals(*a), p.clone()), mode, value)]
                 }
                 _ => {
@@ -348,6 +339,16 @@ impl<'k> Lowerer<'k> {
                     Vec::new()
                 }
             },
+        }
+    }
+
+    /// How a value is written into an output written in place: accumulated below a scatter
+    /// loop (each position stands for part of a run), else as the kernel's assignment says.
+    fn write_mode(&self, scope: &Scope) -> Assign {
+        if scope.scatter {
+            Assign::Add
+        } else {
+            self.write
         }
     }
 

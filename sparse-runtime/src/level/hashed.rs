@@ -353,7 +353,18 @@ impl<I: Index> Hashed<I> {
                 ),
             }
         })?;
-        let keep = keep && self.crd.len() == buckets && vals.len() == buckets;
+        if keep && (self.crd.len() != buckets || vals.len() != buckets) {
+            // Keeping entries that are not this shape's would lose or misplace them.
+            return Err(Error::invalid_level(
+                0,
+                format!(
+                    "insert_init keeping {} buckets and {} values under {parent_count} parents of width {}",
+                    self.crd.len(),
+                    vals.len(),
+                    self.width
+                ),
+            ));
+        }
         if !keep {
             self.crd.clear();
             vals.clear();
@@ -649,6 +660,8 @@ mod tests {
         assert!(vals.iter().all(|&v| v == 0.0) && (0..32).all(|q| !h.is_stored(q)));
         assert_eq!(h.width(), 16);
         assert!(h.insert(2, 1, &mut vals).is_err());
+        // `+=` into a table of another shape is an error, not a silent `=`.
+        assert!(h.insert_init(3, true, &mut vals).is_err());
         assert!(h.insert(0, 100, &mut vals).is_err());
     }
 
