@@ -23,6 +23,26 @@ sparse_kernel! {
     pub fn residual(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
         r(i) = b(i) - a(i, j) * x(j)
     }
+    pub fn spgemm(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
+}
+
+#[test]
+fn spgemm_into_a_hash_matrix() -> Result<(), Error> {
+    // [1 2; 0 3] * [4 0; 5 6] = [14 12; 15 18]; row 1 of `a` only reaches row 1 of `b`.
+    let a = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 1.0), ([0, 1], 2.0), ([1, 1], 3.0)])?;
+    let b = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 4.0), ([1, 0], 5.0), ([1, 1], 6.0)])?;
+    let mut c = HashMat::<f64>::new(&[2, 2])?;
+    spgemm(&mut c, &a, &b)?;
+    let expected = vec![
+        (vec![0, 0], 14.0),
+        (vec![0, 1], 12.0),
+        (vec![1, 0], 15.0),
+        (vec![1, 1], 18.0),
+    ];
+    assert_eq!(c.entries(), expected);
+    Ok(())
 }
 
 #[test]
