@@ -318,10 +318,27 @@ impl<'p> Builder<'p> {
     }
 
     fn var(&mut self, name: &Ident) -> VarId {
-        if let Some(v) = self.vars.iter().position(|v| same(&v.name, name)) {
+        if let Some(v) = self
+            .vars
+            .iter()
+            .position(|v| !v.hidden && same(&v.name, name))
+        {
             return v;
         }
-        self.vars.push(IndexVar { name: name.clone() });
+        self.vars.push(IndexVar {
+            name: name.clone(),
+            hidden: false,
+        });
+        self.vars.len() - 1
+    }
+
+    /// A fresh hidden index variable for one access of a remapped format: its name has a
+    /// mixed-site span and is never looked up, so no user identifier reaches it.
+    fn hidden_var(&mut self, name: &str) -> VarId {
+        self.vars.push(IndexVar {
+            name: Ident::new(name, Span::mixed_site()),
+            hidden: true,
+        });
         self.vars.len() - 1
     }
 
@@ -419,13 +436,13 @@ impl<'p> Builder<'p> {
             );
             return None;
         };
-        if args.len() != format.order() {
+        if args.len() != format.logical_order() {
             diags.error_spanned(
                 written,
                 format!(
                     "`{name}` is a {} of order {} but is indexed with {} index variable{}",
                     format.written,
-                    format.order(),
+                    format.logical_order(),
                     args.len(),
                     if args.len() == 1 { "" } else { "s" }
                 ),
@@ -434,7 +451,7 @@ impl<'p> Builder<'p> {
                     ["i", "j", "k", "l", "m", "n"]
                         .iter()
                         .cycle()
-                        .take(format.order())
+                        .take(format.logical_order())
                         .copied()
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -478,6 +495,9 @@ impl<'p> Builder<'p> {
                 return None;
             }
             vars.push(v);
+        }
+        for hidden in format.remap.map_or(&[][..], |r| r.hidden) {
+            vars.push(self.hidden_var(hidden));
         }
         let tensor = self.tensors.iter().position(|t| same(&t.name, name))?;
         self.accesses.push(Access {
@@ -562,7 +582,7 @@ impl<'p> Builder<'p> {
                     format!(
                         "`{name}` is a {} of order {} but is indexed with 0 index variables",
                         format.written,
-                        format.order()
+                        format.logical_order()
                     ),
                     format!("write `{name}(i, ...)` with one index variable per mode"),
                 );
@@ -791,6 +811,18 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
 /// sit under any parent; a branchless level appends in lockstep with its parent, one
 /// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
+    if let Some(remap) = format.remap {
+        diags.error_spanned(
+            &param.ty,
+            format!(
+                "a `{}` cannot be assembled as an output: it stores a remapped view whose hidden coordinates (`{}`) depend on all of its entries, so a kernel cannot assemble it as it computes",
+                remap.name,
+                remap.hidden.join("`, `")
+            ),
+            "write the result into a `Csr<f64>`, `HashMat<f64>` or `Dense2<f64>` output",
+        );
+        return;
+    }
     let levels = &format.levels;
     for (k, level) in levels.iter().enumerate() {
         let parent = k.checked_sub(1).map(|j| &levels[j]);

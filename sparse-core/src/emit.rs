@@ -31,6 +31,7 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
         used: &used,
     };
     let assertions = type_assertions(kernel);
+    let views = remapped_views(kernel);
     let checks = shape_checks(kernel);
     let dims = e.dim_bindings();
     let bindings = e.tensor_bindings();
@@ -50,6 +51,7 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
         #[allow(unused_unsafe, clippy::all)]
         #vis #sig {
             #assertions
+            #views
             #checks
             #dims
             unsafe {
@@ -130,6 +132,21 @@ fn type_assertions(kernel: &Kernel) -> TokenStream {
         .collect()
 }
 
+/// `let a = a.view();` for every remapped tensor: from here on the kernel reads the stored view
+/// (`Dia`'s `(Dense, Range, Offset)` tensor), whose shape lists the levels' sizes in storage
+/// order ([`Format::shape_index`](crate::format::Format::shape_index)).
+fn remapped_views(kernel: &Kernel) -> TokenStream {
+    kernel
+        .tensors
+        .iter()
+        .filter(|t| t.format.remap.is_some())
+        .map(|t| {
+            let name = &t.name;
+            quote! { let #name = #name.view(); }
+        })
+        .collect()
+}
+
 /// Every index variable binds dimensions of equal size: checked once per (tensor, mode) pair.
 fn shape_checks(kernel: &Kernel) -> TokenStream {
     let fn_name = kernel.name.to_string();
@@ -157,11 +174,13 @@ fn shape_checks(kernel: &Kernel) -> TokenStream {
                 first = crate::names::plain(first),
                 other = crate::names::plain(other),
             );
+            let i = kernel.tensors[t].format.shape_index(m);
+            let i0 = kernel.tensors[t0].format.shape_index(m0);
             checks.extend(quote! {
-                if #other.shape()[#m] != #first.shape()[#m0] {
+                if #other.shape()[#i] != #first.shape()[#i0] {
                     return ::core::result::Result::Err(::sparse_runtime::Error::dimension_mismatch(
                         #fn_name,
-                        ::std::format!(#message, #first.shape()[#m0], #other.shape()[#m]),
+                        ::std::format!(#message, #first.shape()[#i0], #other.shape()[#i]),
                     ));
                 }
             });
@@ -208,9 +227,10 @@ impl Emitter<'_> {
             else {
                 continue;
             };
-            let tensor = &kernel.tensors[access.tensor].name;
+            let tensor = &kernel.tensors[access.tensor];
+            let (name, index) = (&tensor.name, tensor.format.shape_index(mode));
             let local = self.local(Local::Dim(v));
-            out.extend(quote! { let #local = #tensor.shape()[#mode]; });
+            out.extend(quote! { let #local = #name.shape()[#index]; });
         }
         out
     }

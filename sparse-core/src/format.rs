@@ -63,7 +63,7 @@ impl LevelFormat {
 
     /// Every position holds a coordinate (else iteration tests `is_stored`).
     pub fn is_compact(&self) -> bool {
-        self.decl.compact
+        self.decl.compact.resolve(&self.markers)
     }
 
     /// Supports `locate(parent_pos, i)` in constant time.
@@ -92,8 +92,8 @@ impl LevelFormat {
         self.assembly() == Some(Assembly::Append) && !self.is_branchless()
     }
 
-    /// The runtime method implementing level function `f`, if the level provides it.
-    pub fn function(&self, f: LevelFn) -> Option<&'static str> {
+    /// Level function `f` (its runtime method and extra arguments), if the level provides it.
+    pub fn function(&self, f: LevelFn) -> Option<&'static crate::level::Function> {
         self.decl.function(f)
     }
 
@@ -125,9 +125,20 @@ impl LevelFormat {
     }
 }
 
-/// Names of the level types, for messages.
+/// Whether `name` is a level type a user may compose into a `Tensor` type.
+pub fn is_composable(name: &str) -> bool {
+    LEVEL_SPELLINGS
+        .iter()
+        .any(|s| s.name == name && s.composable)
+}
+
+/// Names of the level types a user may compose, for messages.
 pub fn level_type_names() -> Vec<&'static str> {
-    LEVEL_SPELLINGS.iter().map(|s| s.name).collect()
+    LEVEL_SPELLINGS
+        .iter()
+        .filter(|s| s.composable)
+        .map(|s| s.name)
+        .collect()
 }
 
 /// A tensor format: levels in storage order and the logical mode each level stores.
@@ -141,12 +152,72 @@ pub struct Format {
     pub modes_spelled: bool,
     /// The type as written, for messages (`Csr<f64>`).
     pub written: String,
+    /// A remapped format (`Dia`, `Ell`): the levels store a higher-order view of the tensor,
+    /// with modes the user does not index.
+    pub remap: Option<&'static Remap>,
 }
 
+/// A coordinate remapping (Chou et al. 2018, section 2; Chou et al. 2020, section 4): the
+/// format stores a view of a tensor with `logical` modes as a coordinate hierarchy over more
+/// modes. The user's indices name the logical modes `0..logical`; each further mode is a
+/// *hidden* storage coordinate (a diagonal's number in DIA, a slot's in ELL) that a kernel sums
+/// over, which is exact because the view stores each logical coordinate under at most one
+/// hidden coordinate. An access `A(i, j)` becomes `Σ_k A'(i, j, k)` over the view, with `k` a
+/// fresh index variable no user identifier can name.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Remap {
+    /// The runtime struct holding the view (`Dia`), named by the canonical type.
+    pub name: &'static str,
+    /// The number of logical modes, the ones the user indexes.
+    pub logical: usize,
+    /// A readable name for each hidden mode (`logical..`), used for its index variable.
+    pub hidden: &'static [&'static str],
+    /// What an iteration over the view visits first, for the message when a statement needs
+    /// another order (`"diagonal by diagonal"`).
+    pub visits: &'static str,
+}
+
+/// DIA (Chou 2018, figures 2j and 4): the view `(d, i, j)` stored as `(Dense, Range, Offset)`,
+/// `d` the number of a stored diagonal, `j = i + offset[d]`.
+pub static DIA_REMAP: Remap = Remap {
+    name: "Dia",
+    logical: 2,
+    hidden: &["diag"],
+    visits: "diagonal by diagonal",
+};
+
+/// ELL, row-major: the view `(i, s, j)` stored as `(Dense, Dense, Singleton<_, Padded>)`,
+/// `s` the slot of row `i` holding column `j`.
+pub static ELL_REMAP: Remap = Remap {
+    name: "Ell",
+    logical: 2,
+    hidden: &["slot"],
+    visits: "each row slot by slot",
+};
+
 impl Format {
-    /// Number of modes.
+    /// Number of storage levels, which is the number of modes an access of the stored view
+    /// has (the logical ones, then any hidden ones of a remapping).
     pub fn order(&self) -> usize {
         self.levels.len()
+    }
+
+    /// Number of modes the user indexes.
+    pub fn logical_order(&self) -> usize {
+        self.remap.map_or(self.levels.len(), |r| r.logical)
+    }
+
+    /// Where access mode `mode` is in the shape of the tensor the generated code reads: the
+    /// logical shape, or a remapped format's view, whose modes are in storage order.
+    pub fn shape_index(&self, mode: usize) -> usize {
+        match self.remap {
+            None => mode,
+            Some(_) => self
+                .mode_order
+                .iter()
+                .position(|&m| m == mode)
+                .unwrap_or(mode),
+        }
     }
 
     /// Whether every level is dense (the tensor is a dense array).
@@ -166,6 +237,9 @@ impl Format {
     /// The runtime type this format names, by absolute path: what the generated code assumes,
     /// and what the expanded signature makes rustc check every argument against.
     pub fn canonical_type(&self, value_type: &syn::Type) -> TokenStream {
+        if let Some(remap) = self.remap {
+            return remap_type(remap, &self.levels, value_type);
+        }
         let levels = self.levels.iter().map(LevelFormat::canonical_type);
         let order = if self.modes_spelled {
             let modes = self
@@ -180,14 +254,33 @@ impl Format {
     }
 }
 
+/// A remapped format's runtime struct: `Dia<V>`, or `Ell<V, I>` with the index type of its
+/// index-typed level, spelled out.
+fn remap_type(remap: &Remap, levels: &[LevelFormat], value_type: &syn::Type) -> TokenStream {
+    let name = Ident::new(remap.name, Span::call_site());
+    match levels.iter().find(|l| l.has_index_type()) {
+        None => quote!(::sparse_runtime::#name<#value_type>),
+        Some(level) => {
+            let index = match &level.index {
+                Some(i) => quote!(#i),
+                None => quote!(::core::primitive::u32),
+            };
+            quote!(::sparse_runtime::#name<#value_type, #index>)
+        }
+    }
+}
+
 /// A named format alias of the runtime prelude.
 pub struct Alias {
     /// The alias name.
     pub name: &'static str,
     /// Level type names in storage order.
     pub levels: &'static [&'static str],
-    /// Mode order (storage level k holds mode `modes[k]`).
+    /// Mode order (storage level k holds mode `modes[k]`; modes past the logical ones are a
+    /// remapping's hidden modes).
     pub modes: &'static [usize],
+    /// The coordinate remapping of a remapped format.
+    pub remap: Option<&'static Remap>,
 }
 
 /// The aliases the runtime defines, in the order messages list them.
@@ -218,6 +311,18 @@ pub const ALIASES: &[Alias] = &[
     ),
     alias("HashVec", &["Hashed"], &[0]),
     alias("HashMat", &["Dense", "Hashed"], &[0, 1]),
+    Alias {
+        name: "Dia",
+        levels: &["Dense", "Range", "Offset"],
+        modes: &[2, 0, 1],
+        remap: Some(&DIA_REMAP),
+    },
+    Alias {
+        name: "Ell",
+        levels: &["Dense", "Dense", "SingletonPadded"],
+        modes: &[0, 2, 1],
+        remap: Some(&ELL_REMAP),
+    },
 ];
 
 const fn alias(
@@ -229,6 +334,7 @@ const fn alias(
         name,
         levels,
         modes,
+        remap: None,
     }
 }
 
@@ -251,6 +357,7 @@ impl Alias {
             mode_order: self.modes.to_vec(),
             modes_spelled: self.modes.iter().enumerate().any(|(k, &m)| k != m),
             written,
+            remap: self.remap,
         }
     }
 
@@ -265,7 +372,8 @@ impl Alias {
     /// The alias naming these levels and mode order, if there is one.
     pub fn find(levels: &[LevelFormat], modes: &[usize]) -> Option<&'static Alias> {
         ALIASES.iter().find(|a| {
-            a.modes == modes
+            a.remap.is_none()
+                && a.modes == modes
                 && a.levels.len() == levels.len()
                 && a.levels
                     .iter()

@@ -176,6 +176,21 @@ fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Di
         .collect();
     let mut modes: Vec<usize> = (0..format.order()).collect();
     modes.sort_by_key(|&m| order.iter().position(|&v| v == a.vars[m]));
+    if let Some(remap) = format.remap {
+        diags.error_spanned(
+            &a.tokens,
+            format!(
+                "no loop order traverses `{}` ({}): a `{}` is visited {}, and the rest of the statement needs another order (an output appended in its storage order, or an operand or sum that must be complete first)",
+                tensor.name, format.written, remap.name, remap.visits
+            ),
+            format!(
+                "write the result into an output that can be written in any order (`Dense2<{v}>`, `HashMat<{v}>`), or store `{}` as `Csr<{v}>`",
+                tensor.name,
+                v = quote::ToTokens::to_token_stream(&kernel.value_type).to_string().replace(' ', ""),
+            ),
+        );
+        return;
+    }
     let wanted: Vec<String> = modes
         .iter()
         .map(|&m| format!("`{}`", kernel.vars[a.vars[m]].name))

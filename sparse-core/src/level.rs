@@ -99,6 +99,44 @@ pub enum LevelFn {
     Len,
 }
 
+/// An argument a level function takes beyond the paper's position and coordinate arguments
+/// listed on [`LevelFn`]: Range and Offset compute from their ancestors (Table 2), so the
+/// lowering passes what the declaration asks for, after the usual arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// The position of the parent level (Range's coordinate is its position less the
+    /// parent's first child position).
+    ParentPos,
+    /// The coordinate of the ancestor `n` levels up (1 = the parent).
+    Ancestor(usize),
+}
+
+/// A level function a kind provides: what it computes, its runtime method, and the extra
+/// arguments it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// What it computes.
+    pub f: LevelFn,
+    /// The runtime method implementing it.
+    pub name: &'static str,
+    /// Its arguments after the usual ones, in order.
+    pub extra: &'static [Arg],
+}
+
+/// A level function taking the usual arguments only.
+const fn func(f: LevelFn, name: &'static str) -> Function {
+    Function {
+        f,
+        name,
+        extra: &[],
+    }
+}
+
+/// A level function taking `extra` arguments after the usual ones.
+const fn func_with(f: LevelFn, name: &'static str, extra: &'static [Arg]) -> Function {
+    Function { f, name, extra }
+}
+
 /// One level kind: capabilities (Table 1), properties, and level functions (Tables 2–3).
 #[derive(Debug, PartialEq, Eq)]
 pub struct LevelDecl {
@@ -119,25 +157,22 @@ pub struct LevelDecl {
     /// Each parent position has exactly one child, at the parent's own position.
     pub branchless: bool,
     /// Every position holds a coordinate (no empty buckets or padding).
-    pub compact: bool,
+    pub compact: Property,
     /// Whether the struct takes an index type parameter (`Compressed<u64>`).
     pub index_typed: bool,
-    /// The level functions it provides, with their runtime method names.
-    pub functions: &'static [(LevelFn, &'static str)],
+    /// The level functions it provides.
+    pub functions: &'static [Function],
 }
 
 impl LevelDecl {
     /// The runtime method implementing `f`, if the kind provides it.
-    pub fn function(&self, f: LevelFn) -> Option<&'static str> {
-        self.functions
-            .iter()
-            .find(|(g, _)| *g == f)
-            .map(|&(_, name)| name)
+    pub fn function(&self, f: LevelFn) -> Option<&'static Function> {
+        self.functions.iter().find(|g| g.f == f)
     }
 
     /// The markers a type spelling of this kind may carry.
     pub fn markers(&self) -> impl Iterator<Item = &'static str> {
-        [self.full, self.ordered, self.unique]
+        [self.full, self.ordered, self.unique, self.compact]
             .into_iter()
             .filter_map(Property::marker)
     }
@@ -153,9 +188,9 @@ pub static DENSE: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: false,
-    compact: true,
+    compact: Property::Always,
     index_typed: false,
-    functions: &[(LevelFn::Locate, "locate")],
+    functions: &[func(LevelFn::Locate, "locate")],
 };
 
 /// `Compressed`: the children of parent `p` are the positions `pos[p]..pos[p+1]` of `crd`.
@@ -171,21 +206,22 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         marker: "NonUnique",
     },
     branchless: false,
-    compact: true,
+    compact: Property::Always,
     index_typed: true,
     functions: &[
-        (LevelFn::PosBounds, "pos_bounds_unchecked"),
-        (LevelFn::PosAccess, "pos_access_unchecked"),
-        (LevelFn::RunEnd, "run_end_unchecked"),
-        (LevelFn::AppendInit, "append_init"),
-        (LevelFn::AppendCoord, "append_coord"),
-        (LevelFn::AppendEdges, "append_edges"),
-        (LevelFn::AppendFinalize, "append_finalize"),
-        (LevelFn::Len, "len"),
+        func(LevelFn::PosBounds, "pos_bounds_unchecked"),
+        func(LevelFn::PosAccess, "pos_access_unchecked"),
+        func(LevelFn::RunEnd, "run_end_unchecked"),
+        func(LevelFn::AppendInit, "append_init"),
+        func(LevelFn::AppendCoord, "append_coord"),
+        func(LevelFn::AppendEdges, "append_edges"),
+        func(LevelFn::AppendFinalize, "append_finalize"),
+        func(LevelFn::Len, "len"),
     ],
 };
 
-/// `Singleton`: one coordinate per parent position, at the parent's own position.
+/// `Singleton`: one coordinate per parent position, at the parent's own position; a padded
+/// one (ELL's columns) may leave a position without a coordinate.
 pub static SINGLETON: LevelDecl = LevelDecl {
     name: "Singleton",
     iteration: Iteration::CoordinatePosition,
@@ -198,14 +234,18 @@ pub static SINGLETON: LevelDecl = LevelDecl {
         marker: "NonUnique",
     },
     branchless: true,
-    compact: true,
+    compact: Property::Configurable {
+        default: true,
+        marker: "Padded",
+    },
     index_typed: true,
     functions: &[
-        (LevelFn::PosAccess, "pos_access_unchecked"),
-        (LevelFn::RunEnd, "run_end_unchecked"),
-        (LevelFn::AppendInit, "append_init"),
-        (LevelFn::AppendCoord, "append_coord"),
-        (LevelFn::Len, "len"),
+        func(LevelFn::PosAccess, "pos_access_unchecked"),
+        func(LevelFn::RunEnd, "run_end_unchecked"),
+        func(LevelFn::Stored, "is_stored_unchecked"),
+        func(LevelFn::AppendInit, "append_init"),
+        func(LevelFn::AppendCoord, "append_coord"),
+        func(LevelFn::Len, "len"),
     ],
 };
 
@@ -220,20 +260,72 @@ pub static HASHED: LevelDecl = LevelDecl {
     ordered: Property::Never,
     unique: Property::Always,
     branchless: false,
-    compact: false,
+    compact: Property::Never,
     index_typed: true,
     functions: &[
-        (LevelFn::PosBounds, "pos_bounds_unchecked"),
-        (LevelFn::PosAccess, "pos_access_unchecked"),
-        (LevelFn::Stored, "is_stored_unchecked"),
-        (LevelFn::Locate, "locate_unchecked"),
-        (LevelFn::InsertInit, "insert_init"),
-        (LevelFn::InsertCoord, "insert"),
+        func(LevelFn::PosBounds, "pos_bounds_unchecked"),
+        func(LevelFn::PosAccess, "pos_access_unchecked"),
+        func(LevelFn::Stored, "is_stored_unchecked"),
+        func(LevelFn::Locate, "locate_unchecked"),
+        func(LevelFn::InsertInit, "insert_init"),
+        func(LevelFn::InsertCoord, "insert"),
     ],
 };
 
+/// `Range` (DIA's rows): below the parent with coordinate `d`, the coordinates
+/// `max(0, -offset[d]) .. min(N, M - offset[d])` at positions `parent * N + i`. Its bounds
+/// come from its parent's coordinate and its coordinates from the parent's position. The
+/// paper counts it not compact, as slots outside the matrix are positions no parent reaches;
+/// declared compact here because that is what iteration asks: every position of a parent's
+/// bounds holds a coordinate, so none is tested.
+pub static RANGE: LevelDecl = LevelDecl {
+    name: "Range",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Always,
+    branchless: false,
+    compact: Property::Always,
+    index_typed: false,
+    functions: &[
+        func_with(
+            LevelFn::PosBounds,
+            "pos_bounds_unchecked",
+            &[Arg::Ancestor(1)],
+        ),
+        func_with(
+            LevelFn::PosAccess,
+            "pos_access_unchecked",
+            &[Arg::ParentPos],
+        ),
+    ],
+};
+
+/// `Offset` (DIA's columns): one coordinate per parent position, the parent's coordinate
+/// shifted by `offset[d]`, `d` the grandparent's coordinate.
+pub static OFFSET: LevelDecl = LevelDecl {
+    name: "Offset",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Always,
+    branchless: true,
+    compact: Property::Always,
+    index_typed: false,
+    functions: &[func_with(
+        LevelFn::PosAccess,
+        "pos_access_unchecked",
+        &[Arg::Ancestor(1), Arg::Ancestor(2)],
+    )],
+};
+
 /// Every level kind the runtime provides.
-pub static LEVEL_KINDS: &[&LevelDecl] = &[&DENSE, &COMPRESSED, &SINGLETON, &HASHED];
+pub static LEVEL_KINDS: &[&LevelDecl] =
+    &[&DENSE, &COMPRESSED, &SINGLETON, &HASHED, &RANGE, &OFFSET];
 
 /// A runtime type name that spells a level kind with fixed markers (a type alias).
 pub struct LevelSpelling {
@@ -243,6 +335,10 @@ pub struct LevelSpelling {
     pub kind: &'static LevelDecl,
     /// The markers it carries.
     pub markers: &'static [&'static str],
+    /// Whether a user may compose it into a `Tensor` type. Range and Offset levels share
+    /// one offset array, which only `Dia`'s constructors keep consistent, so they exist only
+    /// inside `Dia`.
+    pub composable: bool,
 }
 
 /// The level type names of the runtime: each kind's struct, and the aliases with markers.
@@ -253,6 +349,19 @@ pub static LEVEL_SPELLINGS: &[LevelSpelling] = &[
     spelling("Singleton", &SINGLETON, &[]),
     spelling("SingletonNonUnique", &SINGLETON, &["NonUnique"]),
     spelling("Hashed", &HASHED, &[]),
+    spelling("SingletonPadded", &SINGLETON, &["Padded"]),
+    LevelSpelling {
+        name: "Range",
+        kind: &RANGE,
+        markers: &[],
+        composable: false,
+    },
+    LevelSpelling {
+        name: "Offset",
+        kind: &OFFSET,
+        markers: &[],
+        composable: false,
+    },
 ];
 
 const fn spelling(
@@ -264,6 +373,7 @@ const fn spelling(
         name,
         kind,
         markers,
+        composable: true,
     }
 }
 
@@ -283,7 +393,7 @@ mod tests {
             if kind.iteration == Iteration::CoordinatePosition && !kind.branchless {
                 assert!(has(LevelFn::PosBounds), "{}", kind.name);
             }
-            if !kind.compact {
+            if kind.compact != Property::Always {
                 assert!(has(LevelFn::Stored), "{}", kind.name);
             }
             if kind.unique != Property::Always {

@@ -34,8 +34,12 @@ pub struct ScalarParam {
 /// An index variable.
 #[derive(Clone, Debug)]
 pub struct IndexVar {
-    /// The variable as first written.
+    /// The variable as first written (for a hidden one, a readable name no user identifier
+    /// can refer to).
     pub name: Ident,
+    /// A hidden storage coordinate of a remapped format (a diagonal of `Dia`), invented by the
+    /// compiler for one access and summed over; never a name the user wrote.
+    pub hidden: bool,
 }
 
 /// One occurrence of a tensor in the statement, `a(i, j)`.
@@ -43,7 +47,8 @@ pub struct IndexVar {
 pub struct Access {
     /// The tensor accessed.
     pub tensor: TensorId,
-    /// Index variable of each logical mode.
+    /// Index variable of each mode: the logical ones as written, then a remapped format's
+    /// hidden ones.
     pub vars: Vec<VarId>,
     /// The access as written, for diagnostics that cover all of it.
     pub tokens: proc_macro2::TokenStream,

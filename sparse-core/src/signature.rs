@@ -309,6 +309,7 @@ fn read_tensor_spelling(
         mode_order,
         modes_spelled,
         written,
+        remap: None,
     };
     Some((ParamKind::Tensor(format), value.clone()))
 }
@@ -355,6 +356,20 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
         Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
         _ => None,
     };
+    if let Some(s) = segment.filter(|s| {
+        let name = s.ident.to_string();
+        LevelFormat::from_type_name(&name).is_some() && !crate::format::is_composable(&name)
+    }) {
+        diags.error_help(
+            elem.span(),
+            format!(
+                "`{}` levels share `Dia`'s array of diagonal offsets and exist only inside it",
+                s.ident
+            ),
+            "use `Dia<V>`, which stores `(Dense, Range, Offset)` over its diagonals",
+        );
+        return None;
+    }
     let level = segment.and_then(|s| LevelFormat::from_type_name(&s.ident.to_string()));
     let (Some(segment), Some(mut level)) = (segment, level) else {
         diags.error_help(

@@ -140,3 +140,17 @@ fn bcsr_like_output_appends_dense_blocks() {
         "pub fn blocks(c: &mut Tensor<f64, (Dense, Compressed, Dense)>, a: &Csf3<f64>, b: &Tensor<f64, (Dense, Compressed, Dense)>) { c(i, j, k) = a(i, j, k) + b(i, j, k) }"
     ));
 }
+
+#[test]
+fn dia_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}
+
+#[test]
+fn ell_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Ell<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}

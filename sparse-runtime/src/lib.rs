@@ -4,12 +4,14 @@
 //! build time into plain loops over the level structs of this crate. This
 //! crate provides what those loops and their callers need:
 //!
-//! - level formats ([`Dense`], [`Compressed`], [`Singleton`], [`Hashed`]) with `#[inline]`
+//! - level formats ([`Dense`], [`Compressed`], [`Singleton`], [`Hashed`], [`Range`],
+//!   [`Offset`]) with `#[inline]`
 //!   level functions, their properties configured by markers ([`NonUnique`]:
 //!   `Compressed<u32, NonUnique>`, also spelled [`CompressedNonUnique`]);
 //! - [`Tensor`], a shape plus a tuple of levels plus values, with construction
 //!   from coordinates, validation of raw arrays, and enumeration of entries;
-//! - format aliases ([`Csr`], [`Csc`], [`Coo`], [`Dense2`], ...) and errors.
+//! - format aliases ([`Csr`], [`Csc`], [`Coo`], [`Dense2`], ...), the remapped
+//!   formats [`Dia`] and [`Ell`], and errors.
 //!
 //! A tensor's format is its level tuple (outermost level first) and its mode
 //! order, following Chou, Kjolstad and Amarasinghe, "Format abstraction for
@@ -37,6 +39,7 @@ mod level;
 mod levels;
 mod mode_order;
 mod reorder;
+mod structured;
 mod tensor;
 mod validate;
 mod value;
@@ -52,12 +55,13 @@ pub use aliases::{
 pub use error::Error;
 pub use index::Index;
 pub use level::{
-    Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Properties,
-    Singleton, SingletonNonUnique,
+    Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Offset, Padded,
+    Properties, Range, Singleton, SingletonNonUnique,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
 pub use sparse_macros::sparse_kernel;
+pub use structured::{Dia, Ell};
 #[doc(hidden)]
 pub use tensor::Assembly;
 pub use tensor::Tensor;
@@ -67,9 +71,9 @@ pub use value::Value;
 pub mod prelude {
     pub use crate::{
         sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
-        Dcsr, Dense, Dense1, Dense2, Dense3, Error, HashMat, HashVec, Hashed, Identity, Index,
-        Level, Levels, ModeOrder, Modes, NonUnique, Singleton, SingletonNonUnique, SparseVec,
-        Tensor, Value,
+        Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity,
+        Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
+        SparseVec, Tensor, Value,
     };
 }
 

@@ -88,7 +88,7 @@ fn check_siblings(
     let mut run_start = 0;
     for p in 0..parent_count {
         let group = group_of(p);
-        for q in level.child_range(p) {
+        for q in level.child_range(p).filter(|&q| level.is_stored(q)) {
             let c = level.coord_at(q);
             if let Some((prev_group, prev_c)) = prev {
                 if prev_group == group && (c < prev_c || (unique && c == prev_c)) {

@@ -83,7 +83,7 @@ impl Lowerer<'_> {
             // "exhausted": every coordinate is below it).
             for &(a, k) in &sparse {
                 let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
-                let coord = self.level_call(a, k, LevelFn::PosAccess, vec![p.clone()]);
+                let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![p.clone()]);
                 let coord = select(bin(Op::Lt, p, end), coord, self.dim(v));
                 body.push(Stmt::Let(Local::Coord(a, k), false, coord));
             }
@@ -97,7 +97,7 @@ impl Lowerer<'_> {
         for &(a, k) in &sparse {
             let matched = if every_coordinate {
                 let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
-                let coord = self.level_call(a, k, LevelFn::PosAccess, vec![p.clone()]);
+                let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![p.clone()]);
                 // `&&` short-circuits: the coordinate is read only before the end.
                 and(
                     bin(Op::Lt, p, end),
@@ -109,7 +109,8 @@ impl Lowerer<'_> {
             body.push(Stmt::Let(Local::Matched(a, k), false, matched));
             if !self.format(a).levels[k].is_unique() {
                 let p = var(Local::Pos(a, k));
-                let run_end = self.level_call(
+                let run_end = self.level_call_in(
+                    scope,
                     a,
                     k,
                     LevelFn::RunEnd,

@@ -55,7 +55,7 @@ impl Lowerer<'_> {
                         break;
                     }
                 };
-                let located = self.level_call(a, k, LevelFn::Locate, vec![parent, coord]);
+                let located = self.level_call_in(scope, a, k, LevelFn::Locate, vec![parent, coord]);
                 // Where the access is absent, the located result is never used: position 0
                 // (not found, for a level that reports it).
                 let (absent, found) = match level.is_full() {
@@ -122,7 +122,7 @@ impl Lowerer<'_> {
                     Some(Pos::One(q)) => q,
                     _ => IrExpr::Usize(0),
                 };
-                let bounds = self.level_call(a, k, LevelFn::PosBounds, vec![parent]);
+                let bounds = self.level_call_in(scope, a, k, LevelFn::PosBounds, vec![parent]);
                 let bounds = if dynamic {
                     let empty =
                         IrExpr::Pair(Box::new(IrExpr::Usize(0)), Box::new(IrExpr::Usize(0)));
@@ -180,7 +180,7 @@ impl Lowerer<'_> {
         if scope.reordered.contains(&(a, k)) {
             call(var(Local::Scratch(a, k)), "coord", vec![it])
         } else {
-            self.level_call(a, k, LevelFn::PosAccess, vec![it])
+            self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![it])
         }
     }
 

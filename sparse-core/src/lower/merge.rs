@@ -98,7 +98,7 @@ impl Lowerer<'_> {
         if unique {
             body.extend(self.case_body(scope, v, point, &[(a, k)], target, loop_vars));
             if skips_empty {
-                let stored = self.level_call(a, k, LevelFn::Stored, vec![var(p)]);
+                let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![var(p)]);
                 body = vec![Stmt::If(stored, body, vec![])];
             }
             stmts.push(Stmt::For(p, var(p), var(end), body));
@@ -109,7 +109,7 @@ impl Lowerer<'_> {
                 "level {k} of access {a} is neither unique nor compact"
             ));
         }
-        let run_end = self.level_call(a, k, LevelFn::RunEnd, vec![var(p), var(end)]);
+        let run_end = self.level_call_in(scope, a, k, LevelFn::RunEnd, vec![var(p), var(end)]);
         body.push(Stmt::Let(run, false, run_end));
         body.extend(self.case_body(scope, v, point, &[(a, k)], target, loop_vars));
         body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
@@ -187,16 +187,20 @@ impl Lowerer<'_> {
             return None;
         }
         let p = Local::Pos(a, k);
-        let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
-        let mut stmts = vec![
-            Stmt::Let(p, false, parent),
-            Stmt::Let(Local::Index(v), false, coord),
-        ];
+        let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![var(p)]);
+        let mut body = vec![Stmt::Let(Local::Index(v), false, coord)];
         let mut inner = scope.clone();
         inner.bound[v] = true;
         inner.scatter |= scatters;
         inner.pos[a].push(Pos::One(var(p)));
-        stmts.extend(self.continue_point(&mut inner, v, point, target, loop_vars));
+        body.extend(self.continue_point(&mut inner, v, point, target, loop_vars));
+        // A padded level's position may hold no coordinate: then there is no child.
+        if !level.is_compact() {
+            let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![var(p)]);
+            body = vec![Stmt::If(stored, body, vec![])];
+        }
+        let mut stmts = vec![Stmt::Let(p, false, parent)];
+        stmts.extend(body);
         Some(stmts)
     }
 
@@ -218,7 +222,7 @@ impl Lowerer<'_> {
             ));
         }
         let mut stmts = self.iterator_bounds(scope, a, k, false);
-        let coord = self.level_call(a, k, LevelFn::PosAccess, vec![var(p)]);
+        let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![var(p)]);
         let mut inner = scope.clone();
         inner.bound[v] = true;
         inner.scatter = true;
@@ -328,7 +332,8 @@ impl Lowerer<'_> {
             .filter(|&&(a, k)| !self.format(a).levels[k].is_unique())
         {
             let p = var(Local::Pos(a, k));
-            let run_end = self.level_call(
+            let run_end = self.level_call_in(
+                scope,
                 a,
                 k,
                 LevelFn::RunEnd,

@@ -25,6 +25,7 @@ use crate::ir::{self, and, bin, call, index, or, select, var, Assign, Expr as Ir
 use crate::ir::{Stmt, ValueConst};
 use crate::iteration_graph::root_sum_vars;
 use crate::lattice::{Iter, LevelInfo};
+use crate::level::Arg;
 use crate::notation::{AccessId, AssignOp, BinOp, Expr, Kernel, Output, VarId};
 
 /// Position of a resolved level of an access.
@@ -180,17 +181,75 @@ impl<'k> Lowerer<'k> {
     }
 
     /// A call of level function `f` of level `level` of access `a`, under the runtime name its
-    /// declaration gives; an internal error if the level kind does not provide it.
+    /// declaration gives; an internal error if the level kind does not provide it. For a
+    /// function that takes no extra arguments (assembly, `locate` of most kinds).
     fn level_call(&self, a: AccessId, level: usize, f: LevelFn, args: Vec<IrExpr>) -> IrExpr {
+        self.level_call_with(None, a, level, f, args)
+    }
+
+    /// [`Self::level_call`] inside loops: after `args` come the extra arguments the level's
+    /// declaration asks for, its parent's position or ancestors' coordinates, from `scope`.
+    fn level_call_in(
+        &self,
+        scope: &Scope,
+        a: AccessId,
+        level: usize,
+        f: LevelFn,
+        args: Vec<IrExpr>,
+    ) -> IrExpr {
+        self.level_call_with(Some(scope), a, level, f, args)
+    }
+
+    fn level_call_with(
+        &self,
+        scope: Option<&Scope>,
+        a: AccessId,
+        level: usize,
+        f: LevelFn,
+        mut args: Vec<IrExpr>,
+    ) -> IrExpr {
         let format = self.format(a);
-        let method = format.levels[level].function(f).unwrap_or_else(|| {
+        let Some(function) = format.levels[level].function(f) else {
             self.fail(format!(
                 "level {level} of `{}` has no {f:?} level function",
                 format.written
             ));
-            "missing_level_function"
-        });
-        call(self.level_ref(a, level), method, args)
+            return call(self.level_ref(a, level), "missing_level_function", args);
+        };
+        for extra in function.extra {
+            args.push(self.extra_arg(scope, a, level, *extra));
+        }
+        call(self.level_ref(a, level), function.name, args)
+    }
+
+    /// The value of an extra level function argument of level `level` of access `a`.
+    fn extra_arg(&self, scope: Option<&Scope>, a: AccessId, level: usize, arg: Arg) -> IrExpr {
+        let access = &self.kernel.accesses[a];
+        match arg {
+            Arg::Ancestor(n) if (1..=level).contains(&n) => {
+                var(Local::Index(access.level_var(self.format(a), level - n)))
+            }
+            Arg::ParentPos => {
+                let parent = level
+                    .checked_sub(1)
+                    .and_then(|k| scope.and_then(|s| s.pos[a].get(k)));
+                match parent {
+                    Some(Pos::One(q)) => q.clone(),
+                    _ => {
+                        self.fail(format!(
+                            "level {level} of access {a} needs its parent's position, which is not resolved here"
+                        ));
+                        IrExpr::Usize(0)
+                    }
+                }
+            }
+            Arg::Ancestor(n) => {
+                self.fail(format!(
+                    "level {level} of access {a} has no ancestor {n} levels up"
+                ));
+                IrExpr::Usize(0)
+            }
+        }
     }
 
     fn vals(&self, a: AccessId) -> IrExpr {

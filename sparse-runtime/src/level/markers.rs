@@ -13,6 +13,8 @@ pub trait Markers:
 {
     /// Siblings have no duplicate coordinates.
     const UNIQUE: bool;
+    /// Positions may hold no coordinate (a singleton level's padding, as in ELL).
+    const PADDED: bool = false;
     /// The markers as written in a type (`""` for none), for messages.
     const LABEL: &'static str;
 }
@@ -34,4 +36,19 @@ impl Sealed for NonUnique {}
 impl Markers for NonUnique {
     const UNIQUE: bool = false;
     const LABEL: &'static str = "NonUnique";
+}
+
+/// Marks a [`Singleton`](super::Singleton) level as *padded* (not compact): a
+/// position may hold no coordinate, its `crd` entry then being `I::MAX`, never
+/// a coordinate. ELL's column level is `Singleton<u32, Padded>`: rows with
+/// fewer entries than slots leave slots empty, and iteration skips them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Padded;
+
+impl Sealed for Padded {}
+
+impl Markers for Padded {
+    const UNIQUE: bool = true;
+    const PADDED: bool = true;
+    const LABEL: &'static str = "Padded";
 }

@@ -16,6 +16,7 @@
 
 mod compressed;
 mod dense;
+mod diagonal;
 mod hashed;
 mod markers;
 mod runs;
@@ -23,13 +24,15 @@ mod singleton;
 
 pub use compressed::{Compressed, CompressedNonUnique};
 pub use dense::Dense;
+pub(crate) use diagonal::{check_offsets, rows_of as diagonal_rows};
+pub use diagonal::{Offset, Range};
 pub use hashed::Hashed;
-pub use markers::{Markers, NonUnique};
+pub use markers::{Markers, NonUnique, Padded};
 pub use singleton::{Singleton, SingletonNonUnique};
 
 use crate::Error;
 use std::fmt::Debug;
-use std::ops::Range;
+use std::ops::Range as Span;
 
 /// The properties of a level type (Chou et al. 2018, section 3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +97,7 @@ pub trait Level: Debug + Send + Sync + 'static + Sealed {
 
     /// Children positions of `parent_pos`. Requires a level that passed
     /// [`Level::position_count`] and `parent_pos < parent_count`.
-    fn child_range(&self, parent_pos: usize) -> Range<usize>;
+    fn child_range(&self, parent_pos: usize) -> Span<usize>;
 
     /// Coordinate stored at position `pos` (a position of a child range).
     /// Meaningful only where [`Level::is_stored`].

@@ -11,10 +11,12 @@ use std::ops::Range;
 /// A singleton level: one child per parent position, at the parent's own
 /// position, its coordinate in `crd` (COO's last level).
 ///
-/// Iterated by position; assembled by append. Properties: ordered,
-/// branchless and compact; not full; unique unless `P` is [`NonUnique`]
+/// Iterated by position; assembled by append (unless padded). Properties:
+/// ordered and branchless; not full; unique unless `P` is [`NonUnique`]
 /// ([`SingletonNonUnique`] spells that: the middle levels of a COO tensor of
-/// order 3 or more).
+/// order 3 or more); compact unless `P` is [`Padded`](super::Padded), whose
+/// positions may hold the padding `I::MAX` instead of a coordinate (ELL's
+/// empty slots; [`Singleton::is_stored`] tells them apart).
 ///
 /// # Invariants
 ///
@@ -23,7 +25,8 @@ use std::ops::Range;
 /// `n` positions:
 ///
 /// - `size` fits `I`;
-/// - every `crd[q] < size`;
+/// - every `crd[q] < size`, or for a padded level `crd[q] == I::MAX`
+///   (padding, never a coordinate since `size` fits `I`);
 /// - *branchless*: `crd.len() == n` (one child per parent position);
 /// - *ordered*: within each run of a non-unique parent (consecutive parent
 ///   positions whose ancestors hold equal coordinates) the coordinates are
@@ -33,7 +36,7 @@ use std::ops::Range;
 ///   when non-unique its child level must be branchless, so it is never the
 ///   last level.
 ///
-/// *Compact* holds by construction.
+/// *Compact* holds by construction for an unpadded level.
 ///
 /// # Size 0
 ///
@@ -59,7 +62,10 @@ impl<I: Index, P: Markers> Singleton<I, P> {
     #[inline]
     pub fn from_raw(size: usize, crd: Vec<I>) -> Result<Self, Error> {
         let size_i = fits::<I>(size)?;
-        if let Some(q) = crd.iter().position(|&c| c >= size_i) {
+        if let Some(q) = crd
+            .iter()
+            .position(|&c| c >= size_i && !is_padding::<I, P>(c))
+        {
             return Err(Error::invalid_level(
                 0,
                 format!(
@@ -127,6 +133,24 @@ impl<I: Index, P: Markers> Singleton<I, P> {
         unsafe { self.crd.get_unchecked(p).to_usize() }
     }
 
+    /// Whether position `p` holds a coordinate (always, unless padded);
+    /// panics if `p >= len()`.
+    #[inline]
+    pub fn is_stored(&self, p: usize) -> bool {
+        !is_padding::<I, P>(self.crd[p])
+    }
+
+    /// [`Self::is_stored`] without bounds checks.
+    ///
+    /// # Safety
+    /// `p < self.len()`.
+    #[inline]
+    pub unsafe fn is_stored_unchecked(&self, p: usize) -> bool {
+        debug_assert!(p < self.crd.len());
+        // SAFETY: the caller guarantees p < crd.len().
+        !is_padding::<I, P>(unsafe { *self.crd.get_unchecked(p) })
+    }
+
     /// Starts append assembly: drops all coordinates, keeping capacity.
     /// (Positions are the parent's, so there is nothing to size.)
     ///
@@ -161,7 +185,7 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
             ordered: true,
             unique: P::UNIQUE,
             branchless: true,
-            compact: true,
+            compact: !P::PADDED,
         }
     }
 
@@ -171,7 +195,7 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
 
     fn position_count(&self, parent_count: usize) -> Result<usize, Error> {
         let size_i = fits::<I>(self.size)?;
-        if self.size == 0 && parent_count > 0 {
+        if self.size == 0 && parent_count > 0 && !P::PADDED {
             return Err(Error::invalid_level(
                 0,
                 size_zero_detail("Singleton", parent_count),
@@ -186,7 +210,11 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
                 ),
             ));
         }
-        if let Some(q) = self.crd.iter().position(|&c| c >= size_i) {
+        if let Some(q) = self
+            .crd
+            .iter()
+            .position(|&c| c >= size_i && !is_padding::<I, P>(c))
+        {
             return Err(Error::invalid_level(
                 0,
                 format!(
@@ -207,6 +235,10 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
         self.pos_access(pos)
     }
 
+    fn is_stored(&self, pos: usize) -> bool {
+        Singleton::is_stored(self, pos)
+    }
+
     fn build(
         size: usize,
         parent_count: usize,
@@ -214,7 +246,7 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
         _same_key: &[bool],
         positions: &mut [usize],
     ) -> Result<(Self, usize), Error> {
-        let crd = build_crd::<I>("Singleton", size, parent_count, crds, positions)?;
+        let crd = build_crd::<I>("Singleton", size, parent_count, crds, positions, P::PADDED)?;
         Ok((
             Self {
                 size,
@@ -263,22 +295,29 @@ fn size_zero_detail(name: &str, parent_count: usize) -> String {
 ///
 /// Entries under one parent position share it, so they must agree on this
 /// level's coordinate; two that do not cannot be held apart. A parent position
-/// without an entry (possible only under a dense level) gets the padding
-/// coordinate 0, whose value the tensor stores as an explicit zero, as ELL does.
+/// without an entry (possible only under a dense level) gets the padding `I::MAX`
+/// if the level is padded, else coordinate 0, whose value the tensor then stores
+/// as an explicit zero.
 fn build_crd<I: Index>(
     name: &str,
     size: usize,
     parent_count: usize,
     crds: &[usize],
     positions: &[usize],
+    padded: bool,
 ) -> Result<Vec<I>, Error> {
     fits::<I>(size)?;
-    if size == 0 && parent_count > 0 {
+    if size == 0 && parent_count > 0 && !padded {
         return Err(Error::NotRepresentable {
             detail: size_zero_detail(name, parent_count),
         });
     }
-    let mut crd = alloc::filled(parent_count, I::default(), "crd")?;
+    let fill = if padded {
+        I::from_usize_unchecked(I::max_usize())
+    } else {
+        I::default()
+    };
+    let mut crd = alloc::filled(parent_count, fill, "crd")?;
     for e in 0..positions.len() {
         let p = positions[e];
         if e > 0 && positions[e - 1] == p && crds[e - 1] != crds[e] {
@@ -299,4 +338,11 @@ fn build_crd<I: Index>(
         *slot = I::from_usize_unchecked(crds[e]);
     }
     Ok(crd)
+}
+
+/// Whether `c` is the padding of a padded level (`I::MAX`; never a coordinate,
+/// since a level's size fits `I`).
+#[inline]
+fn is_padding<I: Index, P: Markers>(c: I) -> bool {
+    P::PADDED && c.to_usize() == I::max_usize()
 }

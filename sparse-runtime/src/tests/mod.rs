@@ -10,6 +10,7 @@ mod prng;
 mod raw_validation;
 mod round_trip;
 mod soundness;
+mod structured;
 
 use crate::Error;
 

@@ -1,0 +1,119 @@
+//! DIA and ELL: construction, the view they store, validation of raw arrays, and the
+//! structural edge cases (empty and extreme diagonals, rows with no entry and with exactly
+//! `width` entries, non-square and empty matrices).
+
+use crate::{Dia, Ell, Error};
+
+fn entries(list: &[([usize; 2], f64)]) -> Vec<(Vec<usize>, f64)> {
+    list.iter().map(|&(c, v)| (c.to_vec(), v)).collect()
+}
+
+#[test]
+fn dia_stores_each_diagonal_in_full() {
+    // 3 x 4: offsets -1 (rows 1..3), 0 (rows 0..3), 2 (rows 0..2).
+    let list = [
+        ([1, 0], 1.0),
+        ([0, 0], 2.0),
+        ([2, 2], 3.0),
+        ([0, 2], 4.0),
+        ([1, 3], 5.0),
+    ];
+    let a = Dia::<f64>::from_entries(&[3, 4], list).unwrap();
+    assert_eq!(a.offsets(), &[-1, 0, 2]);
+    assert_eq!(a.vals(), &[0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 4.0, 5.0, 0.0]);
+    assert_eq!(a.nnz(), 2 + 3 + 2);
+    let stored: Vec<Vec<usize>> = a.entries().into_iter().map(|(c, _)| c).collect();
+    let expect = [[0, 0], [0, 2], [1, 0], [1, 1], [1, 3], [2, 1], [2, 2]];
+    assert_eq!(stored, expect.map(|c| c.to_vec()));
+    assert_eq!(a.view().shape(), &[3, 3, 4]);
+}
+
+#[test]
+fn dia_extreme_and_empty_diagonals() {
+    // A single diagonal at each extreme offset holds one entry.
+    let low = Dia::<f64>::from_entries(&[4, 3], [([3, 0], 7.0)]).unwrap();
+    assert_eq!((low.offsets(), low.nnz()), (&[-3][..], 1));
+    assert_eq!(low.entries(), entries(&[([3, 0], 7.0)]));
+    let high = Dia::<f64>::from_entries(&[4, 3], [([0, 2], 8.0)]).unwrap();
+    assert_eq!((high.offsets(), high.nnz()), (&[2][..], 1));
+    // A stored diagonal of zeros is kept (explicit zeros).
+    let zeros = Dia::from_diagonals(2, 2, vec![0], vec![0.0, 0.0]).unwrap();
+    assert_eq!(zeros.entries(), entries(&[([0, 0], 0.0), ([1, 1], 0.0)]));
+    // Empty matrices have no diagonal.
+    for shape in [[0, 0], [0, 3], [3, 0]] {
+        let e = Dia::<f64>::new(&shape).unwrap();
+        assert_eq!((e.offsets().len(), e.nnz(), e.shape()), (0, 0, &shape[..]));
+    }
+}
+
+#[test]
+fn dia_raw_arrays_are_validated() {
+    let bad = |r: Result<Dia<f64>, Error>| r.unwrap_err().to_string();
+    assert!(
+        bad(Dia::from_diagonals(2, 2, vec![1, 0], vec![0.0; 4])).contains("strictly increasing")
+    );
+    assert!(bad(Dia::from_diagonals(2, 2, vec![2], vec![0.0; 2])).contains("not the offset"));
+    assert!(bad(Dia::from_diagonals(2, 2, vec![-2], vec![0.0; 2])).contains("not the offset"));
+    assert!(bad(Dia::from_diagonals(3, 0, vec![-1], vec![0.0; 3])).contains("not the offset"));
+    assert!(bad(Dia::from_diagonals(2, 2, vec![0], vec![0.0; 3])).contains("vals"));
+    // Slot 1 of the superdiagonal is outside a 2 x 2 matrix: a value there would be lost.
+    assert!(bad(Dia::from_diagonals(2, 2, vec![1], vec![1.0, 2.0])).contains("outside"));
+    assert!(Dia::from_diagonals(2, 2, vec![1], vec![1.0, 0.0]).is_ok());
+    assert!(matches!(
+        Dia::<f64>::from_entries(&[2, 2, 2], [([0, 0, 0], 1.0)]),
+        Err(Error::OrderMismatch { .. })
+    ));
+    assert!(matches!(
+        Dia::<f64>::from_entries(&[2, 2], [([2, 0], 1.0)]),
+        Err(Error::CoordinateOutOfBounds { .. })
+    ));
+}
+
+#[test]
+fn ell_pads_short_rows() {
+    // Row 0 full (width 3), row 1 empty, row 2 one entry; duplicates are summed.
+    let list = [
+        ([0, 4], 1.0),
+        ([0, 0], 2.0),
+        ([2, 1], 3.0),
+        ([0, 2], 4.0),
+        ([0, 2], 0.5),
+    ];
+    let a = Ell::<f64>::from_entries(&[3, 5], list).unwrap();
+    assert_eq!(a.width(), 3);
+    let pad = u32::MAX;
+    assert_eq!(a.col_idx(), &[0, 2, 4, pad, pad, pad, 1, pad, pad]);
+    assert_eq!(a.vals(), &[2.0, 4.5, 1.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0]);
+    assert_eq!(a.nnz(), 4);
+    assert_eq!(
+        a.entries(),
+        entries(&[([0, 0], 2.0), ([0, 2], 4.5), ([0, 4], 1.0), ([2, 1], 3.0)])
+    );
+    let empty = Ell::<f64>::new(&[4, 2]).unwrap();
+    assert_eq!((empty.width(), empty.nnz()), (0, 0));
+    assert_eq!(Ell::<f64>::new(&[0, 0]).unwrap().nnz(), 0);
+}
+
+#[test]
+fn ell_raw_arrays_are_validated() {
+    let pad = u32::MAX;
+    let bad = |r: Result<Ell<f64>, Error>| r.unwrap_err().to_string();
+    assert!(bad(Ell::from_ell_arrays(1, 4, 2, vec![2, 1], vec![1.0; 2]))
+        .contains("strictly increasing"));
+    assert!(
+        bad(Ell::from_ell_arrays(1, 4, 2, vec![pad, 1], vec![0.0, 1.0]))
+            .contains("empty slots last")
+    );
+    assert!(
+        bad(Ell::from_ell_arrays(1, 4, 2, vec![1, pad], vec![1.0, 2.0])).contains("empty slot")
+    );
+    assert!(bad(Ell::from_ell_arrays(1, 4, 2, vec![1, 4], vec![1.0, 2.0])).contains("not below"));
+    assert!(bad(Ell::from_ell_arrays(2, 4, 2, vec![1, 2], vec![1.0, 2.0])).contains("crd"));
+    let ok = Ell::from_ell_arrays(2, 4, 2, vec![1, 3, pad, pad], vec![1.0, 2.0, 0.0, 0.0]).unwrap();
+    assert_eq!(ok.entries(), entries(&[([0, 1], 1.0), ([0, 3], 2.0)]));
+    // A column count that does not fit the index type.
+    assert!(matches!(
+        Ell::<f64, u32>::from_entries(&[1, 5_000_000_000], [([0, 0], 1.0)]),
+        Err(Error::IndexOverflow { .. })
+    ));
+}

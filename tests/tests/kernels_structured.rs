@@ -1,0 +1,173 @@
+//! Remapped formats (`Dia`, `Ell`) as inputs, against a dense oracle: SpMV (diagonal by
+//! diagonal, row by row), products with dense and sparse vectors, element-wise sums and
+//! products into outputs written in place, sums and reductions. Shapes include empty and
+//! non-square matrices, densities from empty to full.
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+sparse_kernel! {
+    pub fn spmv_dia(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn spmv_ell(y: &mut Dense1<f64>, a: &Ell<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn spmv_t_dia(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) {
+        y(j) = a(i, j) * x(i)
+    }
+    pub fn spmv_ell_sparse_x(y: &mut Dense1<f64>, a: &Ell<f64>, x: &SparseVec<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn spmv_ell_sparse_y(y: &mut SparseVec<f64>, a: &Ell<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn add_dia_csr(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn add_ell_csr_hm(c: &mut HashMat<f64>, a: &Ell<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn mul_dia_dense(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Dense2<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+    pub fn mul_ell_dia(c: &mut HashMat<f64>, a: &Ell<f64>, b: &Dia<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+    pub fn sum_dia(s: &mut f64, a: &Dia<f64>) {
+        s = a(i, j)
+    }
+    pub fn dia_plus_dia(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Dia<f64>) {
+        c(i, j) = a(i, j) - b(i, j)
+    }
+}
+
+const SHAPES: [[usize; 2]; 6] = [[0, 0], [1, 1], [3, 5], [5, 3], [8, 8], [17, 9]];
+
+fn dense_vec(n: usize, seed: u64) -> (Dense1<f64>, DenseT<f64>) {
+    let e = nonzero_entries(&[n], seed);
+    (build(&[n], &e), DenseT::from_entries(&[n], &e))
+}
+
+#[test]
+fn spmv_matches_oracle() {
+    for shape in SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae: Vec<(Vec<usize>, f64)> =
+                random_entries(&shape, density, case_seed(seed, &shape, 0));
+            let dia = Dia::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
+            let ell = Ell::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
+            let ad = DenseT::from_entries(&shape, &ae);
+            let (x, xd) = dense_vec(shape[1], seed);
+            let (xt, xtd) = dense_vec(shape[0], seed + 1);
+            let mut y: Dense1<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
+            spmv_dia(&mut y, &dia, &x).unwrap();
+            assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, case);
+            spmv_ell(&mut y, &ell, &x).unwrap();
+            assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, case);
+            let mut yt: Dense1<f64> = build(&[shape[1]], &nonzero_entries(&[shape[1]], seed));
+            spmv_t_dia(&mut yt, &dia, &xt).unwrap();
+            let mut expect = DenseT::zeros(&[shape[1]]);
+            for (c, v) in &ae {
+                expect.add(&[c[1]], v * xtd.get(&[c[0]]));
+            }
+            assert_close(yt.vals(), &expect, f64::TOL, case);
+        });
+    }
+}
+
+/// The oracle of an element-wise `f(a, b)`.
+fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64) -> DenseT<f64> {
+    let mut out = DenseT::zeros(&a.shape);
+    for c in coordinates(&a.shape) {
+        out.set(&c, f(a.get(&c), b.get(&c)));
+    }
+    out
+}
+
+#[test]
+fn elementwise_and_reductions_match_oracle() {
+    for shape in SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae: Vec<(Vec<usize>, f64)> =
+                random_entries(&shape, density, case_seed(seed, &shape, 0));
+            let be: Vec<(Vec<usize>, f64)> = random_entries(
+                &shape,
+                other_density(density, seed, 1),
+                case_seed(seed, &shape, 1),
+            );
+            let (ad, bd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+            );
+            let a_dia = Dia::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
+            let a_ell = Ell::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
+            let b_dia = Dia::<f64>::from_entries(&shape, be.iter().cloned()).unwrap();
+            let b_csr: Csr<f64> = build(&shape, &be);
+            let b_dense: Dense2<f64> = build(&shape, &be);
+            let garbage = nonzero_entries(&shape, seed);
+            let mut c: Dense2<f64> = build(&shape, &garbage);
+            let mut h: HashMat<f64> = build(&shape, &garbage);
+
+            add_dia_csr(&mut c, &a_dia, &b_csr).unwrap();
+            assert_close(
+                c.vals(),
+                &elementwise(&ad, &bd, |x, y| x + y),
+                f64::TOL,
+                case,
+            );
+            mul_dia_dense(&mut c, &a_dia, &b_dense).unwrap();
+            assert_close(
+                c.vals(),
+                &elementwise(&ad, &bd, |x, y| x * y),
+                f64::TOL,
+                case,
+            );
+            dia_plus_dia(&mut c, &a_dia, &b_dia).unwrap();
+            assert_close(
+                c.vals(),
+                &elementwise(&ad, &bd, |x, y| x - y),
+                f64::TOL,
+                case,
+            );
+
+            add_ell_csr_hm(&mut h, &a_ell, &b_csr).unwrap();
+            assert_close(
+                &h.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x + y),
+                f64::TOL,
+                case,
+            );
+            revalidate(&h);
+            mul_ell_dia(&mut h, &a_ell, &b_dia).unwrap();
+            assert_close(
+                &h.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x * y),
+                f64::TOL,
+                case,
+            );
+            revalidate(&h);
+
+            let mut s = 7.0;
+            sum_dia(&mut s, &a_dia).unwrap();
+            let total: f64 = ae.iter().map(|(_, v)| v).sum();
+            assert_scalar_close(s, total, f64::TOL, case);
+
+            // Sparse vectors meet ELL rows, and a sparse output is appended row by row.
+            let xe = random_entries(&[shape[1]], density, case_seed(seed, &shape, 2));
+            let x: SparseVec<f64> = build(&[shape[1]], &xe);
+            let xd = DenseT::from_entries(&[shape[1]], &xe);
+            let mut y: Dense1<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
+            spmv_ell_sparse_x(&mut y, &a_ell, &x).unwrap();
+            assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, case);
+            let (xdn, xdd) = dense_vec(shape[1], seed);
+            let mut ys: SparseVec<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
+            spmv_ell_sparse_y(&mut ys, &a_ell, &xdn).unwrap();
+            assert_close(&ys.to_dense(), &matvec(&ad, &xdd), f64::TOL, case);
+            revalidate(&ys);
+        });
+    }
+}

@@ -1,0 +1,31 @@
+use sparse_runtime::prelude::*;
+
+sparse_kernel! {
+    // A remapped format is not assembled by kernels.
+    pub fn into_dia(a: &mut Dia<f64>, b: &Csr<f64>) {
+        a(i, j) = b(i, j)
+    }
+}
+
+sparse_kernel! {
+    // DIA is visited diagonal by diagonal; a Csr output is appended row by row.
+    pub fn add_into_csr(c: &mut Csr<f64>, a: &Dia<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+}
+
+sparse_kernel! {
+    // Range and Offset levels exist only inside Dia.
+    pub fn range_level(y: &mut Dense1<f64>, a: &Tensor<f64, (Dense, Range, Offset)>) {
+        y(i) = a(d, i, j)
+    }
+}
+
+sparse_kernel! {
+    // The logical order of a remapped format is the matrix's.
+    pub fn three_indices(y: &mut Dense1<f64>, a: &Ell<f64>) {
+        y(i) = a(i, s, j)
+    }
+}
+
+fn main() {}
