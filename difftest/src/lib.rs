@@ -22,7 +22,7 @@ pub use sparse_difftest_gen::testcode::kernel_module;
 use gen::data;
 use gen::kernel::Kernel;
 use gen::reference::{self, Stored};
-use sparse_runtime::{Error, Levels, ModeOrder, Tensor, Value};
+use sparse_runtime::{Dia, Ell, Error, Index, Levels, ModeOrder, Tensor, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -164,6 +164,68 @@ fn revalidate<V: Value, L: Levels + Clone, O: ModeOrder>(t: &Tensor<V, L, O>) ->
     Tensor::<V, L, O>::from_levels(t.shape(), t.levels().clone(), t.vals().to_vec()).map(|_| ())
 }
 
+/// What the harness builds an operand of: built from logical entries, re-validated through
+/// its raw-array constructor, read back as logical entries.
+pub trait Operand<V: Value>: Sized {
+    /// `from_entries`.
+    fn from_entries<'c>(
+        shape: &[usize],
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error>;
+    /// Rebuilds it from its parts through the validating constructor.
+    fn revalidate(&self) -> Result<(), Error>;
+    /// Its stored entries, by logical coordinate.
+    fn entries(&self) -> Vec<(Vec<usize>, V)>;
+}
+
+impl<V: Value, L: Levels + Clone, O: ModeOrder> Operand<V> for Tensor<V, L, O> {
+    fn from_entries<'c>(
+        shape: &[usize],
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error> {
+        Tensor::from_entries(shape, entries)
+    }
+    fn revalidate(&self) -> Result<(), Error> {
+        revalidate(self)
+    }
+    fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        Tensor::entries(self)
+    }
+}
+
+impl<V: Value> Operand<V> for Dia<V> {
+    fn from_entries<'c>(
+        shape: &[usize],
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error> {
+        Dia::from_entries(shape, entries)
+    }
+    fn revalidate(&self) -> Result<(), Error> {
+        let s = self.shape();
+        Dia::from_diagonals(s[0], s[1], self.offsets().to_vec(), self.vals().to_vec()).map(drop)
+    }
+    fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        Dia::entries(self)
+    }
+}
+
+impl<V: Value, I: Index> Operand<V> for Ell<V, I> {
+    fn from_entries<'c>(
+        shape: &[usize],
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error> {
+        Ell::from_entries(shape, entries)
+    }
+    fn revalidate(&self) -> Result<(), Error> {
+        let s = self.shape();
+        let (cols, vals) = (self.col_idx().to_vec(), self.vals().to_vec());
+        Ell::from_ell_arrays(s[0], s[1], self.width(), cols, vals).map(drop)
+    }
+    fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        Ell::entries(self)
+    }
+}
+
 fn as_f64<V: TestValue>(entries: Vec<(Vec<usize>, V)>) -> Vec<(Vec<usize>, f64)> {
     entries.into_iter().map(|(c, v)| (c, v.to_f64())).collect()
 }
@@ -187,17 +249,14 @@ impl<'a> Case<'a> {
     }
 
     /// Builds tensor parameter `p` from the case's entries and checks it.
-    fn build<V: TestValue, L: Levels + Clone, O: ModeOrder>(
-        &mut self,
-        p: usize,
-    ) -> Result<Tensor<V, L, O>, Stop> {
+    fn build<V: TestValue, T: Operand<V>>(&mut self, p: usize) -> Result<T, Stop> {
         let name = &self.kernel.params[p].name;
         let fmt = self.kernel.params[p].format().expect("a tensor parameter");
         self.phase = format!("while building `{name}`");
         let shape = &self.spec.shapes[p];
         let want = &self.spec.entries[p];
         let entries = want.iter().map(|(c, v)| (c.as_slice(), V::from_f64(*v)));
-        let t = match Tensor::<V, L, O>::from_entries(shape, entries) {
+        let t = match T::from_entries(shape, entries) {
             Ok(t) => t,
             Err(e) => {
                 let d = format!(
@@ -208,7 +267,7 @@ impl<'a> Case<'a> {
                 return Err(Stop);
             }
         };
-        if let Err(e) = revalidate(&t) {
+        if let Err(e) = t.revalidate() {
             let d = format!(
                 "from_entries built an invalid `{name}` {} of shape {shape:?} from entries {want:?}: {e}",
                 fmt.describe()
@@ -247,11 +306,8 @@ impl<'a> Case<'a> {
         Ok(t)
     }
 
-    /// Tensor input `p`.
-    pub fn input<V: TestValue, L: Levels + Clone, O: ModeOrder>(
-        &mut self,
-        p: usize,
-    ) -> Result<Tensor<V, L, O>, Stop> {
+    /// Tensor input `p` (a `Tensor`, or a remapped `Dia` or `Ell`).
+    pub fn input<V: TestValue, T: Operand<V>>(&mut self, p: usize) -> Result<T, Stop> {
         self.build(p)
     }
 
@@ -265,7 +321,7 @@ impl<'a> Case<'a> {
         &mut self,
         p: usize,
     ) -> Result<Tensor<V, L, O>, Stop> {
-        let t = self.build(p)?;
+        let t: Tensor<V, L, O> = self.build(p)?;
         self.old = self.stored[p].take().map(|s| s.entries).unwrap_or_default();
         self.phase = "in the kernel call".into();
         Ok(t)

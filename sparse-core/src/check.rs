@@ -742,7 +742,21 @@ impl<'p> Builder<'p> {
                 let inner = Expr::binary(op, self.sum_over(*l, &down), self.sum_over(*r, &down));
                 wrap_sum(here, inner)
             }
-            product_or_leaf => Expr::Sum(used, Box::new(product_or_leaf)),
+            // A hidden coordinate belongs to one access of a remapped format (`A(i,j)` is
+            // `Σ_k A'(i,j,k)`), so its sum moves out through the factors of a product
+            // (distributivity) but never across an addition inside one of them.
+            product_or_leaf => {
+                let (here, down): (Vec<VarId>, Vec<VarId>) = used.into_iter().partition(|&v| {
+                    !self.vars[v].hidden || product_or_leaf.factor_uses(v, &self.accesses)
+                });
+                let inner = match product_or_leaf {
+                    Expr::Binary(op, l, r) if !down.is_empty() => {
+                        Expr::binary(op, self.sum_over(*l, &down), self.sum_over(*r, &down))
+                    }
+                    other => other,
+                };
+                wrap_sum(here, inner)
+            }
         }
     }
 

@@ -177,17 +177,27 @@ fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Di
     let mut modes: Vec<usize> = (0..format.order()).collect();
     modes.sort_by_key(|&m| order.iter().position(|&v| v == a.vars[m]));
     if let Some(remap) = format.remap {
+        let v = quote::ToTokens::to_token_stream(&kernel.value_type)
+            .to_string()
+            .replace(' ', "");
+        let in_place = match kernel.output {
+            Output::Scalar(_) => true,
+            Output::Tensor(a) => kernel.format_of(a).inserts_everywhere(),
+        };
+        let instead = if in_place {
+            // The output already accumulates: what is left is a sum that must be complete
+            // first (a quotient) or a sparse output's order.
+            String::new()
+        } else {
+            format!("write the result into an output that can be written in any order (`Dense2<{v}>`, `HashMat<{v}>`), or ")
+        };
         diags.error_spanned(
             &a.tokens,
             format!(
                 "no loop order traverses `{}` ({}): a `{}` is visited {}, and the rest of the statement needs another order (an output appended in its storage order, or an operand or sum that must be complete first)",
                 tensor.name, format.written, remap.name, remap.visits
             ),
-            format!(
-                "write the result into an output that can be written in any order (`Dense2<{v}>`, `HashMat<{v}>`), or store `{}` as `Csr<{v}>`",
-                tensor.name,
-                v = quote::ToTokens::to_token_stream(&kernel.value_type).to_string().replace(' ', ""),
-            ),
+            format!("{instead}store `{}` as `Csr<{v}>`", tensor.name),
         );
         return;
     }

@@ -118,6 +118,21 @@ impl Expr {
         }
     }
 
+    /// Whether an access among the expression's factors (reached through products,
+    /// dividends, negations and sums, not through additions or divisors) mentions `v`.
+    pub fn factor_uses(&self, v: VarId, accesses: &[Access]) -> bool {
+        match self {
+            Expr::Access(a) => accesses[*a].vars.contains(&v),
+            Expr::Scalar(_) | Expr::Literal(_) => false,
+            Expr::Neg(e) | Expr::Sum(_, e) => e.factor_uses(v, accesses),
+            Expr::Binary(BinOp::Mul, l, r) => {
+                l.factor_uses(v, accesses) || r.factor_uses(v, accesses)
+            }
+            Expr::Binary(BinOp::Div, l, _) => l.factor_uses(v, accesses),
+            Expr::Binary(BinOp::Add | BinOp::Sub, _, _) => false,
+        }
+    }
+
     /// Whether the expression mentions index variable `v` (through an access).
     pub fn uses_var(&self, v: VarId, accesses: &[Access]) -> bool {
         let mut ids = Vec::new();

@@ -2,15 +2,19 @@
 //! of a dense or scalar output's right side may run outside the output's loops, the output
 //! accumulating across its iterations. When a statement has several additive terms, each with
 //! its own sums, no single loop order may suit every term; then the right side is split into
-//! its additive terms (sums distributed over the additions below them, `Σ_i (a + b) = Σ_i a +
-//! Σ_i b`, and nested sums merged, `Σ_i Σ_k e = Σ_{i,k} e`), and the terms are grouped (first
+//! its additive terms (sums and products distributed over the additions below them, `Σ_i (a +
+//! b) = Σ_i a + Σ_i b` and `(a + b) * c = a * c + b * c`, and nested sums merged, `Σ_i Σ_k e =
+//! Σ_{i,k} e`), and the terms are grouped (first
 //! fit) into loop nests that each have an order, computed one after the other: the first nest writes
 //! the output (`=` or `+=`), every later nest adds to it. This is sound because the output is
 //! linear in its terms and an output whose levels all insert (dense, or dense rows of a hash
 //! table) can be written and accumulated in any order.
 //!
 //! Examples: `r(i) = b(i) - A(i,j) * x(j)` with `A` in CSC walks `b` by rows, then `A` by
-//! columns; `s = x(i) + a(k, i)` with `a` in CSR sums `x`, then walks `a` by rows.
+//! columns; `s = x(i) + a(k, i)` with `a` in CSR sums `x`, then walks `a` by rows; `y(i) =
+//! (A(i,j) + D(i,j)) * x(j)` with `D` a `Dia` walks `A` by rows, then `D` diagonal by diagonal.
+//! Distributing changes only the rounding of floating-point results (and, for integers, which
+//! intermediate can overflow), as any reassociation of a sum does.
 
 use crate::diagnostic::Diagnostics;
 use crate::iteration_graph::loop_order;
@@ -98,30 +102,84 @@ fn part(kernel: &Kernel, rhs: Expr, order: Vec<VarId>, first: bool) -> Part {
 }
 
 /// The additive terms of `e`, negated where they are subtracted, with every sum distributed
-/// over the terms of its body and nested sums merged, so each term is `Σ_R p` with `p` not an
-/// addition: its sum is at its root, free to run outside the output's loops.
+/// over the terms of its body, products distributed over the terms of their factors, and
+/// nested sums merged, so each term is `Σ_R p` with `p` a product of leaves and quotients: its
+/// sum is at its root, free to run outside the output's loops. Distributing a product is what
+/// lets `(A(i,j) + B(i,j)) * x(j)` walk `A` and `B` in different orders, and a `Dia` operand
+/// (summed over its diagonals inside the product) run its diagonals outermost. A sum inside a
+/// factor moves to the product's root: `(Σ_R a) * b = Σ_R a * b`, since the summation rule
+/// places a variable's sum around all of its uses, so `b` does not use `R`. Quotients are not
+/// distributed (integer division is not linear).
 fn flatten(e: Expr, negated: bool, out: &mut Vec<Expr>) {
+    out.extend(terms(e).into_iter().map(|t| t.expr(negated)));
+}
+
+/// One additive term: `±Σ_vars body`.
+struct Term {
+    negated: bool,
+    vars: Vec<VarId>,
+    body: Expr,
+}
+
+impl Term {
+    /// `Σ_vars ±body`: the sum stays at the root, where the output's loops may nest in it.
+    fn expr(self, negated: bool) -> Expr {
+        let body = if self.negated != negated {
+            Expr::Neg(Box::new(self.body))
+        } else {
+            self.body
+        };
+        if self.vars.is_empty() {
+            body
+        } else {
+            Expr::Sum(self.vars, Box::new(body))
+        }
+    }
+
+    fn negate(mut self) -> Term {
+        self.negated = !self.negated;
+        self
+    }
+}
+
+fn terms(e: Expr) -> Vec<Term> {
     match e {
         Expr::Binary(BinOp::Add, l, r) => {
-            flatten(*l, negated, out);
-            flatten(*r, negated, out);
+            let mut t = terms(*l);
+            t.extend(terms(*r));
+            t
         }
         Expr::Binary(BinOp::Sub, l, r) => {
-            flatten(*l, negated, out);
-            flatten(*r, !negated, out);
+            let mut t = terms(*l);
+            t.extend(terms(*r).into_iter().map(Term::negate));
+            t
         }
-        Expr::Neg(inner) => flatten(*inner, !negated, out),
-        Expr::Sum(vars, body) => {
-            let mut inner = Vec::new();
-            flatten(*body, negated, &mut inner);
-            out.extend(inner.into_iter().map(|t| match t {
-                Expr::Sum(more, body) => {
-                    Expr::Sum(vars.iter().chain(&more).copied().collect(), body)
+        Expr::Neg(inner) => terms(*inner).into_iter().map(Term::negate).collect(),
+        Expr::Sum(vars, body) => terms(*body)
+            .into_iter()
+            .map(|mut t| {
+                t.vars.splice(0..0, vars.iter().copied());
+                t
+            })
+            .collect(),
+        Expr::Binary(BinOp::Mul, l, r) => {
+            let right = terms(*r);
+            let mut product = Vec::new();
+            for a in terms(*l) {
+                for b in &right {
+                    product.push(Term {
+                        negated: a.negated != b.negated,
+                        vars: a.vars.iter().chain(&b.vars).copied().collect(),
+                        body: Expr::binary(BinOp::Mul, a.body.clone(), b.body.clone()),
+                    });
                 }
-                t => Expr::Sum(vars.clone(), Box::new(t)),
-            }));
+            }
+            product
         }
-        term if negated => out.push(Expr::Neg(Box::new(term))),
-        term => out.push(term),
+        leaf_or_quotient => vec![Term {
+            negated: false,
+            vars: Vec::new(),
+            body: leaf_or_quotient,
+        }],
     }
 }

@@ -56,7 +56,7 @@ pub use error::Error;
 pub use index::Index;
 pub use level::{
     Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Offset, Padded,
-    Properties, Range, Singleton, SingletonNonUnique,
+    Properties, Range, Singleton, SingletonNonUnique, SingletonPadded,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
@@ -73,7 +73,7 @@ pub mod prelude {
         sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
         Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity,
         Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
-        SparseVec, Tensor, Value,
+        SingletonPadded, SparseVec, Tensor, Value,
     };
 }
 

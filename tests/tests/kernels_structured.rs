@@ -41,6 +41,20 @@ sparse_kernel! {
     pub fn dia_plus_dia(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Dia<f64>) {
         c(i, j) = a(i, j) - b(i, j)
     }
+    // A remapped operand's hidden sum (over diagonals, over slots) belongs to its access: it
+    // never spreads over the other terms of an addition around it (difftest CI kernel 240
+    // summed `b(i)` once per diagonal).
+    pub fn scaled_difference_dia(c: &mut Dense2<f64>, b: &Dense2<f64>, a: &Dia<f64>, alpha: f64) {
+        c(i, j) = alpha * (b(i, j) - a(i, j))
+    }
+    // A product over a sum of differently ordered operands: distributed into one loop nest
+    // per term (difftest CI kernel 188).
+    pub fn sum_times_dia_ell(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Ell<f64>, h: &HashMat<f64>) {
+        c(i, j) = -((a(i, j) - b(i, j)) * h(i, j))
+    }
+    pub fn sum_spmv_dia_csr(y: &mut Dense1<f64>, a: &Dia<f64>, b: &Csr<f64>, x: &Dense1<f64>) {
+        y(i) = (a(i, j) + b(i, j)) * x(j)
+    }
 }
 
 const SHAPES: [[usize; 2]; 6] = [[0, 0], [1, 1], [3, 5], [5, 3], [8, 8], [17, 9]];
@@ -55,8 +69,7 @@ fn spmv_matches_oracle() {
     for shape in SHAPES {
         sweep(|density, seed| {
             let case = (shape, density, seed);
-            let ae: Vec<(Vec<usize>, f64)> =
-                random_entries(&shape, density, case_seed(seed, &shape, 0));
+            let ae = operand_entries(shape, density, seed, 0);
             let dia = Dia::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
             let ell = Ell::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
             let ad = DenseT::from_entries(&shape, &ae);
@@ -78,6 +91,16 @@ fn spmv_matches_oracle() {
     }
 }
 
+/// The `k`-th operand's random entries of one case (`k > 0` at another density).
+fn operand_entries(shape: [usize; 2], density: f64, seed: u64, k: u64) -> Vec<(Vec<usize>, f64)> {
+    let density = if k == 0 {
+        density
+    } else {
+        other_density(density, seed, k)
+    };
+    random_entries(&shape, density, case_seed(seed, &shape, k))
+}
+
 /// The oracle of an element-wise `f(a, b)`.
 fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64) -> DenseT<f64> {
     let mut out = DenseT::zeros(&a.shape);
@@ -92,13 +115,8 @@ fn elementwise_and_reductions_match_oracle() {
     for shape in SHAPES {
         sweep(|density, seed| {
             let case = (shape, density, seed);
-            let ae: Vec<(Vec<usize>, f64)> =
-                random_entries(&shape, density, case_seed(seed, &shape, 0));
-            let be: Vec<(Vec<usize>, f64)> = random_entries(
-                &shape,
-                other_density(density, seed, 1),
-                case_seed(seed, &shape, 1),
-            );
+            let ae = operand_entries(shape, density, seed, 0);
+            let be = operand_entries(shape, density, seed, 1);
             let (ad, bd) = (
                 DenseT::from_entries(&shape, &ae),
                 DenseT::from_entries(&shape, &be),
@@ -168,6 +186,52 @@ fn elementwise_and_reductions_match_oracle() {
             spmv_ell_sparse_y(&mut ys, &a_ell, &xdn).unwrap();
             assert_close(&ys.to_dense(), &matvec(&ad, &xdd), f64::TOL, case);
             revalidate(&ys);
+        });
+    }
+}
+
+#[test]
+fn remapped_operands_inside_products_and_sums_match_oracle() {
+    for shape in SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae = operand_entries(shape, density, seed, 0);
+            let be = operand_entries(shape, density, seed, 1);
+            let he = operand_entries(shape, density, seed, 2);
+            let (ad, bd, hd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+                DenseT::from_entries(&shape, &he),
+            );
+            let a_dia = Dia::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
+            let b_ell = Ell::<f64>::from_entries(&shape, be.iter().cloned()).unwrap();
+            let b_csr: Csr<f64> = build(&shape, &be);
+            let h: HashMat<f64> = build(&shape, &he);
+            let b_dense: Dense2<f64> = build(&shape, &be);
+            let (x, xd) = dense_vec(shape[1], seed);
+
+            let mut c: Dense2<f64> = build(&shape, &nonzero_entries(&shape, seed));
+            scaled_difference_dia(&mut c, &b_dense, &a_dia, 1.5).unwrap();
+            assert_close(
+                c.vals(),
+                &elementwise(&bd, &ad, |b, a| 1.5 * (b - a)),
+                f64::TOL,
+                case,
+            );
+
+            sum_times_dia_ell(&mut c, &a_dia, &b_ell, &h).unwrap();
+            let diff = elementwise(&ad, &bd, |x, y| x - y);
+            assert_close(
+                c.vals(),
+                &elementwise(&diff, &hd, |d, h| -(d * h)),
+                f64::TOL,
+                case,
+            );
+
+            let mut y: Dense1<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
+            sum_spmv_dia_csr(&mut y, &a_dia, &b_csr, &x).unwrap();
+            let sum = elementwise(&ad, &bd, |x, y| x + y);
+            assert_close(y.vals(), &matvec(&sum, &xd), f64::TOL, case);
         });
     }
 }

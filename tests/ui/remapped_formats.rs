@@ -28,4 +28,12 @@ sparse_kernel! {
     }
 }
 
+sparse_kernel! {
+    // A quotient is not distributed, so the diagonals' sum would have to be complete inside
+    // the `i, j` loops; the output already accumulates, so the help names only the format.
+    pub fn quotient(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Dense2<f64>) {
+        c(i, j) = (a(i, j) + b(i, j)) / b(i, j)
+    }
+}
+
 fn main() {}

@@ -38,6 +38,22 @@ fn main() {
                 bump("hashed input, oracle accepted".into());
             }
         }
+        let remapped = k
+            .params
+            .iter()
+            .any(|p| matches!(&p.kind, ParamKind::Input(f) if f.remapped));
+        let padded = k.params.iter().any(
+            |p| matches!(&p.kind, ParamKind::Input(f) if !f.remapped && f.kinds.contains(&Kind::SingletonPadded)),
+        );
+        if remapped {
+            bump("remapped input (Dia, Ell)".into());
+            if limitations(&k).is_empty() {
+                bump("remapped input, oracle accepted".into());
+            }
+        }
+        if padded {
+            bump("padded singleton input (explicit)".into());
+        }
         bump(format!("output {out}"));
         bump(format!("accumulate {}", k.accumulate));
         bump(format!("raw names {}", k.source().contains("r#")));

@@ -189,6 +189,11 @@ pub fn coordinates(shape: &[usize]) -> Vec<Vec<usize>> {
 /// one coordinate per parent position, so entries that share its parent position must agree on
 /// it (equal coordinates share the position).
 pub fn representable(f: &Format, entries: Entries) -> Entries {
+    // A remapped format holds any entries (DIA stores every diagonal that has one, ELL pads
+    // its rows to the fullest).
+    if f.remapped {
+        return entries;
+    }
     let n = f.order();
     let mut taken: BTreeMap<(usize, Vec<usize>), usize> = BTreeMap::new();
     let mut kept = Vec::new();
@@ -212,7 +217,8 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
                         level += 1;
                     }
                 }
-                Kind::Singleton | Kind::SingletonNu => {
+                Kind::Range | Kind::Offset => {}
+                Kind::Singleton | Kind::SingletonNu | Kind::SingletonPadded => {
                     let parent = key[..key.len() - 1].to_vec();
                     match taken.get(&(level - 1, parent.clone())) {
                         Some(&c) if c != storage[level - 1] => continue 'entries,
@@ -232,15 +238,19 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
 /// a child even without entries), so their size cannot be 0 while the parent has positions.
 pub fn padded_singletons(f: &Format) -> Vec<usize> {
     let mut out = Vec::new();
+    if f.remapped {
+        return out;
+    }
     let mut padded = false;
     for (level, kind) in f.kinds.iter().enumerate() {
         padded = match kind {
             // A hash level's empty buckets, like dense positions, have children too.
             Kind::Dense | Kind::Hashed => true,
-            Kind::Compressed | Kind::CompressedNu => false,
-            Kind::Singleton | Kind::SingletonNu => padded,
+            Kind::Compressed | Kind::CompressedNu | Kind::Range => false,
+            Kind::Singleton | Kind::SingletonNu | Kind::Offset | Kind::SingletonPadded => padded,
         };
-        if padded && kind.singleton() {
+        // A padded singleton may leave a position empty: size 0 is fine for it.
+        if padded && kind.singleton() && *kind != Kind::SingletonPadded {
             out.push(level);
         }
     }
@@ -387,6 +397,7 @@ mod tests {
                 name: "",
                 index: None,
             },
+            remapped: false,
         }
     }
 

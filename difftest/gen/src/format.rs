@@ -16,8 +16,14 @@ pub enum Kind {
     Singleton,
     /// `SingletonNonUnique<I>`.
     SingletonNu,
-    /// `Hashed<I>`: unordered, unique, supports locate; not assemblable (yet).
+    /// `Hashed<I>`: unordered, unique, supports locate; assembled by insert as the last level.
     Hashed,
+    /// `Singleton<I, Padded>` (`SingletonPadded<I>`): a position may hold no coordinate.
+    SingletonPadded,
+    /// `Range`: DIA's rows (only inside `Dia`).
+    Range,
+    /// `Offset`: DIA's columns (only inside `Dia`).
+    Offset,
 }
 
 impl Kind {
@@ -30,6 +36,9 @@ impl Kind {
             Kind::Singleton => "Singleton",
             Kind::SingletonNu => "SingletonNonUnique",
             Kind::Hashed => "Hashed",
+            Kind::SingletonPadded => "SingletonPadded",
+            Kind::Range => "Range",
+            Kind::Offset => "Offset",
         }
     }
 
@@ -40,7 +49,10 @@ impl Kind {
 
     /// One child per parent position.
     pub fn singleton(self) -> bool {
-        matches!(self, Kind::Singleton | Kind::SingletonNu)
+        matches!(
+            self,
+            Kind::Singleton | Kind::SingletonNu | Kind::SingletonPadded | Kind::Offset
+        )
     }
 
     /// Supports random access by coordinate.
@@ -119,6 +131,8 @@ pub struct Format {
     pub modes: Vec<usize>,
     /// The written form.
     pub spelling: Spelling,
+    /// A remapped alias (`Dia`, `Ell`): the levels store a view with one hidden mode.
+    pub remapped: bool,
 }
 
 /// The format aliases of `sparse_runtime`: name, levels, mode order.
@@ -158,7 +172,18 @@ pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
     ),
     ("HashVec", &[Kind::Hashed], &[0]),
     ("HashMat", &[Kind::Dense, Kind::Hashed], &[0, 1]),
+    // Remapped formats (see `REMAPPED`): storage levels over the logical modes and a hidden one.
+    ("Dia", &[Kind::Dense, Kind::Range, Kind::Offset], &[2, 0, 1]),
+    (
+        "Ell",
+        &[Kind::Dense, Kind::Dense, Kind::SingletonPadded],
+        &[0, 2, 1],
+    ),
 ];
+
+/// The remapped aliases: they store a view with one hidden mode (numbered after the logical
+/// ones), which a kernel sums over; whether the alias takes an index type.
+pub const REMAPPED: &[(&str, bool)] = &[("Dia", false), ("Ell", true)];
 
 impl Format {
     /// The alias `name` (one of [`ALIASES`]) with index type `index` (`None`: not written).
@@ -168,12 +193,15 @@ impl Format {
             .find(|a| a.0 == name)
             .unwrap_or_else(|| panic!("unknown alias {name}"));
         let dense_alias = kinds.iter().all(|&k| k == Kind::Dense);
-        let index = if dense_alias { None } else { index };
+        let remap = REMAPPED.iter().find(|r| r.0 == name);
+        let takes_index = !dense_alias && remap.is_none_or(|r| r.1);
+        let index = if takes_index { index } else { None };
         Format {
             kinds: kinds.to_vec(),
             index: vec![index.unwrap_or(IndexTy::U32); kinds.len()],
             modes: modes.to_vec(),
             spelling: Spelling::Alias { name, index },
+            remapped: remap.is_some(),
         }
     }
 
@@ -208,12 +236,13 @@ impl Format {
                 modes: modes_spelling,
                 markers: rng.chance(0.5),
             },
+            remapped: false,
         }
     }
 
-    /// Number of modes.
+    /// Number of modes the user indexes (a remapped format's hidden mode aside).
     pub fn order(&self) -> usize {
-        self.kinds.len()
+        self.kinds.len() - usize::from(self.remapped)
     }
 
     /// Every level is `Dense`.
@@ -224,9 +253,11 @@ impl Format {
     /// Every level inserts (`Dense`, `Hashed`): as an output it is written in place, in any
     /// order, and may be accumulated into (`+=`).
     pub fn inserts_everywhere(&self) -> bool {
-        self.kinds
-            .iter()
-            .all(|&k| matches!(k, Kind::Dense | Kind::Hashed))
+        !self.remapped
+            && self
+                .kinds
+                .iter()
+                .all(|&k| matches!(k, Kind::Dense | Kind::Hashed))
     }
 
     /// A valid format: the first level is not a singleton, a non-unique level is followed by a
@@ -243,6 +274,9 @@ impl Format {
     /// `Hashed` level, or one or more groups `Compressed` or
     /// `CompressedNonUnique, SingletonNonUnique*, Singleton` and then a block of `Dense` levels.
     pub fn assemblable(&self) -> bool {
+        if self.remapped {
+            return false;
+        }
         let k = &self.kinds;
         let mut at = k.iter().take_while(|&&x| x == Kind::Dense).count();
         if at == k.len() {
@@ -307,6 +341,8 @@ impl Format {
                                 "Compressed"
                             };
                             format!("{base}<{}, NonUnique>", i.name())
+                        } else if kind == Kind::SingletonPadded && (*markers || written) {
+                            format!("Singleton<{}, Padded>", i.name())
                         } else if kind == Kind::Dense || !written {
                             kind.name().to_string()
                         } else {
@@ -378,8 +414,13 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                     Kind::SingletonNu
                 }
             }
-            Some(_) if last => [Kind::Dense, Kind::Compressed, Kind::Singleton, Kind::Hashed]
-                [rng.weighted(&[4, 4, 1, 2])],
+            Some(_) if last => [
+                Kind::Dense,
+                Kind::Compressed,
+                Kind::Singleton,
+                Kind::Hashed,
+                Kind::SingletonPadded,
+            ][rng.weighted(&[4, 4, 1, 2, 1])],
             Some(_) => [
                 Kind::Dense,
                 Kind::Compressed,
@@ -387,7 +428,8 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                 Kind::Singleton,
                 Kind::SingletonNu,
                 Kind::Hashed,
-            ][rng.weighted(&[6, 6, 2, 1, 1, 1])],
+                Kind::SingletonPadded,
+            ][rng.weighted(&[6, 6, 2, 1, 1, 1, 1])],
         };
         kinds.push(kind);
     }
@@ -435,6 +477,7 @@ pub fn random_unassemblable_kinds(rng: &mut Rng, n: usize) -> Option<Vec<Kind>> 
                 name: "",
                 index: None,
             },
+            remapped: false,
         };
         !f.all_dense() && !f.assemblable()
     })
@@ -453,6 +496,7 @@ mod tests {
                 "S" => Kind::Singleton,
                 "SN" => Kind::SingletonNu,
                 "H" => Kind::Hashed,
+                "SP" => Kind::SingletonPadded,
                 other => panic!("{other}"),
             })
             .collect()
@@ -518,6 +562,7 @@ mod tests {
                 modes: ModesSpelling::Modes,
                 markers: false,
             },
+            remapped: false,
         };
         assert_eq!(
             f.rust_type("f64"),
@@ -532,6 +577,7 @@ mod tests {
                 modes: ModesSpelling::Omitted,
                 markers: true,
             },
+            remapped: false,
         };
         assert_eq!(
             coo3.rust_type("f64"),

@@ -730,9 +730,15 @@ impl Gen {
 
     /// A format with at least one non-dense level.
     fn sparse_format(&mut self, order: usize) -> Format {
+        // The remapped formats get a share of their own among the many matrix formats.
+        if order == 2 && self.rng.chance(0.2) {
+            let (name, _) = *self.rng.pick(crate::format::REMAPPED);
+            let index = self.index();
+            return Format::alias(name, index);
+        }
         let aliases: Vec<&str> = ALIASES
             .iter()
-            .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
+            .filter(|a| Format::alias(a.0, None).order() == order && !a.0.starts_with("Dense"))
             .map(|a| a.0)
             .collect();
         if !aliases.is_empty() && self.rng.chance(0.5) {
@@ -760,9 +766,11 @@ impl Gen {
         if self.rng.chance(0.4) {
             return self.dense_format(order);
         }
+        // A remapped format is never an output (its hidden coordinates depend on all entries).
         let aliases: Vec<&str> = ALIASES
             .iter()
             .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
+            .filter(|a| !Format::alias(a.0, None).remapped)
             .map(|a| a.0)
             .collect();
         if !aliases.is_empty() && self.rng.chance(0.5) {

@@ -85,15 +85,24 @@ impl Placed {
 /// Places the sum of every reduction variable: walking down from the root, at the first node
 /// that is not `+`, `-` or unary minus, or that is a `+`/`-` whose both operands use it.
 pub fn place(k: &Kernel) -> Placed {
-    let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    let reduction: BTreeSet<usize> = k.rhs.vars().difference(&out).copied().collect();
-    place_in(&k.rhs, reduction)
+    place_with_hidden(k, &BTreeSet::new())
 }
 
-fn place_in(e: &Expr, pending: BTreeSet<usize>) -> Placed {
+/// [`place`] for a kernel with the hidden storage variables of its remapped operands
+/// ([`with_hidden_vars`]). A hidden variable stands for a sum inside one access (`A(i,j)` of a
+/// `Dia` is `Σ_d A'(d,i,j)`): it moves out through products and quotients (their factors and
+/// dividends) but never across an addition, so it is placed at the root of the largest product
+/// that has its access among its factors.
+fn place_with_hidden(k: &Kernel, hidden: &BTreeSet<usize>) -> Placed {
+    let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
+    let reduction: BTreeSet<usize> = k.rhs.vars().difference(&out).copied().collect();
+    place_in(&k.rhs, reduction, hidden)
+}
+
+fn place_in(e: &Expr, pending: BTreeSet<usize>, hidden: &BTreeSet<usize>) -> Placed {
     match e {
-        Expr::Paren(x) => place_in(x, pending),
-        Expr::Neg(x) => Placed::Neg(Box::new(place_in(x, pending))),
+        Expr::Paren(x) => place_in(x, pending, hidden),
+        Expr::Neg(x) => Placed::Neg(Box::new(place_in(x, pending, hidden))),
         Expr::Bin(op @ (Op::Add | Op::Sub), l, r) => {
             let (ul, ur) = (l.vars(), r.vars());
             let here: BTreeSet<usize> = pending
@@ -113,12 +122,39 @@ fn place_in(e: &Expr, pending: BTreeSet<usize>) -> Placed {
                 .collect();
             let node = Placed::Bin(
                 *op,
-                Box::new(place_in(l, left)),
-                Box::new(place_in(r, right)),
+                Box::new(place_in(l, left, hidden)),
+                Box::new(place_in(r, right, hidden)),
+            );
+            wrap(here, node)
+        }
+        Expr::Bin(op, l, r) => {
+            let factors = factor_vars(e);
+            let (here, down): (BTreeSet<usize>, BTreeSet<usize>) = pending
+                .into_iter()
+                .partition(|v| !hidden.contains(v) || factors.contains(v));
+            let (ul, ur) = (l.vars(), r.vars());
+            let left = down.iter().copied().filter(|v| ul.contains(v)).collect();
+            let right = down.iter().copied().filter(|v| ur.contains(v)).collect();
+            let node = Placed::Bin(
+                *op,
+                Box::new(place_in(l, left, hidden)),
+                Box::new(place_in(r, right, hidden)),
             );
             wrap(here, node)
         }
         _ => wrap(pending, plain(e)),
+    }
+}
+
+/// The variables of the accesses among `e`'s factors: reached through products, dividends,
+/// parentheses and negations, not through additions or divisors.
+fn factor_vars(e: &Expr) -> BTreeSet<usize> {
+    match e {
+        Expr::Access { vars, .. } => vars.iter().copied().collect(),
+        Expr::Paren(x) | Expr::Neg(x) => factor_vars(x),
+        Expr::Bin(Op::Mul, l, r) => factor_vars(l).union(&factor_vars(r)).copied().collect(),
+        Expr::Bin(Op::Div, l, _) => factor_vars(l),
+        _ => BTreeSet::new(),
     }
 }
 
@@ -321,16 +357,18 @@ fn nested_sum_constraints(p: &Placed, bound: &BTreeSet<usize>, c: &mut Constrain
     }
 }
 
-/// One additive term `Σ_R body` of a dense or scalar output's right side.
+/// One additive term `Σ_R f1 * f2 * ...` of a dense or scalar output's right side.
 pub struct Term<'a> {
-    /// The root sum's variables.
+    /// The root sum's variables (with those of sums hoisted out of its factors).
     pub root: BTreeSet<usize>,
-    /// The product, quotient or leaf under it.
-    pub body: &'a Placed,
+    /// Its factors: leaves, quotients, or products of them.
+    pub factors: Vec<&'a Placed>,
 }
 
-/// Splits a placed right side into additive terms (through `+`, `-`, unary minus and root
-/// sums, merging nested root sums).
+/// Splits a placed right side into additive terms: through `+`, `-`, unary minus and root
+/// sums (merging nested root sums), and through products, distributed over the terms of their
+/// factors (`(a + b) * c` is `a * c + b * c`; a sum inside a factor moves to the product's
+/// root). Quotients are not distributed.
 pub fn terms(p: &Placed) -> Vec<Term<'_>> {
     match p {
         Placed::Bin(Op::Add | Op::Sub, l, r) => {
@@ -346,9 +384,22 @@ pub fn terms(p: &Placed) -> Vec<Term<'_>> {
                 t
             })
             .collect(),
+        Placed::Bin(Op::Mul, l, r) => {
+            let right = terms(r);
+            let mut product = Vec::new();
+            for a in terms(l) {
+                for b in &right {
+                    product.push(Term {
+                        root: a.root.union(&b.root).copied().collect(),
+                        factors: a.factors.iter().chain(&b.factors).copied().collect(),
+                    });
+                }
+            }
+            product
+        }
         other => vec![Term {
             root: BTreeSet::new(),
-            body: other,
+            factors: vec![other],
         }],
     }
 }
@@ -368,17 +419,20 @@ pub fn has_loop_order(k: &Kernel) -> bool {
 /// [`has_loop_order`], with or without the requirement that the terms of a dense output agree
 /// on the order of the output variables.
 pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
-    let placed = place(k);
+    let (k, hidden) = &with_hidden_vars(k);
+    let placed = place_with_hidden(k, hidden);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
     if k.in_place_output() {
         let graphs: Vec<Constraints> = terms(&placed)
             .iter()
             .map(|t| {
                 let mut c = Constraints::new(k.n_vars());
-                access_constraints(k, t.body, &mut c);
                 let mut bound = out.clone();
                 bound.extend(t.root.iter().copied());
-                nested_sum_constraints(t.body, &bound, &mut c);
+                for f in &t.factors {
+                    access_constraints(k, f, &mut c);
+                    nested_sum_constraints(f, &bound, &mut c);
+                }
                 c
             })
             .collect();
@@ -405,6 +459,36 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
         let f = k.out_format().expect("a sparse output has a format");
         storage_order_constraints(f, &k.out_vars, true, &mut c);
         c.satisfiable()
+    }
+}
+
+/// The kernel as its loops see it: every access of a remapped format (`Dia`, `Ell`) also
+/// indexes the view's hidden mode, with a variable of its own that no other access uses, and
+/// the set of those hidden variables (placed by [`place_with_hidden`]).
+pub fn with_hidden_vars(k: &Kernel) -> (Kernel, BTreeSet<usize>) {
+    let mut out = k.clone();
+    out.rhs = add_hidden(&k.rhs, k, &mut out.var_names);
+    let hidden = (k.var_names.len()..out.var_names.len()).collect();
+    (out, hidden)
+}
+
+fn add_hidden(e: &Expr, k: &Kernel, names: &mut Vec<String>) -> Expr {
+    match e {
+        Expr::Access { param, vars } => {
+            let mut vars = vars.clone();
+            if k.params[*param].format().is_some_and(|f| f.remapped) {
+                vars.push(names.len());
+                names.push(format!("hidden{}", names.len()));
+            }
+            Expr::Access {
+                param: *param,
+                vars,
+            }
+        }
+        Expr::Neg(x) => Expr::Neg(Box::new(add_hidden(x, k, names))),
+        Expr::Paren(x) => Expr::Paren(Box::new(add_hidden(x, k, names))),
+        Expr::Bin(op, l, r) => Expr::bin(*op, add_hidden(l, k, names), add_hidden(r, k, names)),
+        other => other.clone(),
     }
 }
 

@@ -28,7 +28,7 @@ pub(crate) use diagonal::{check_offsets, rows_of as diagonal_rows};
 pub use diagonal::{Offset, Range};
 pub use hashed::Hashed;
 pub use markers::{Markers, NonUnique, Padded};
-pub use singleton::{Singleton, SingletonNonUnique};
+pub use singleton::{Singleton, SingletonNonUnique, SingletonPadded};
 
 use crate::Error;
 use std::fmt::Debug;

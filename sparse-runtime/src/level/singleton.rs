@@ -261,6 +261,9 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
 /// A non-unique [`Singleton`] level: within one parent run, coordinates may repeat.
 pub type SingletonNonUnique<I = u32> = Singleton<I, NonUnique>;
 
+/// A padded [`Singleton`] level: a position may hold no coordinate (ELL's columns).
+pub type SingletonPadded<I = u32> = Singleton<I, super::Padded>;
+
 impl<I: Index, P: Markers> Singleton<I, P> {
     /// End of the run of equal coordinates starting at `p`: the smallest `q` in
     /// `(p, end]` with `q == end` or `crd[q] != crd[p]`. Panics unless
