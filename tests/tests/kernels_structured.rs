@@ -52,6 +52,12 @@ sparse_kernel! {
     pub fn sum_times_dia_ell(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Ell<f64>, h: &HashMat<f64>) {
         c(i, j) = -((a(i, j) - b(i, j)) * h(i, j))
     }
+    // An ELL column is merged (not fused) when a union sits above it: its empty slots must
+    // give empty segments, never the padding coordinate (sweep kernel 13000206 read
+    // `w(u32::MAX)`).
+    pub fn ell_t_times_union(g: &mut Dense1<f64>, y: &Dense2<f64>, b: &HashVec<f64>, w: &Dense1<f64>, x: &Ell<f64>) {
+        g(i) = (y(i, l) * b(l) + w(i)) * x(l, i)
+    }
     pub fn sum_spmv_dia_csr(y: &mut Dense1<f64>, a: &Dia<f64>, b: &Csr<f64>, x: &Dense1<f64>) {
         y(i) = (a(i, j) + b(i, j)) * x(j)
     }
@@ -99,6 +105,11 @@ fn operand_entries(shape: [usize; 2], density: f64, seed: u64, k: u64) -> Vec<(V
         other_density(density, seed, k)
     };
     random_entries(&shape, density, case_seed(seed, &shape, k))
+}
+
+/// The entries of a `[n, 1]` matrix as a vector's.
+fn entries_1d(e: &[(Vec<usize>, f64)]) -> Vec<(Vec<usize>, f64)> {
+    e.iter().map(|(c, v)| (vec![c[0]], *v)).collect()
 }
 
 /// The oracle of an element-wise `f(a, b)`.
@@ -227,6 +238,24 @@ fn remapped_operands_inside_products_and_sums_match_oracle() {
                 f64::TOL,
                 case,
             );
+
+            // g(i) = Σ_l (y(i,l) b(l) + w(i)) x(l,i), with x = b_ell (l by i) and y = hᵀ.
+            let (w, wd) = dense_vec(shape[1], seed + 2);
+            let be_vec = operand_entries([shape[0], 1], density, seed, 3);
+            let b_hash: HashVec<f64> = build(&[shape[0]], &entries_1d(&be_vec));
+            let ye: Vec<(Vec<usize>, f64)> =
+                he.iter().map(|(c, v)| (vec![c[1], c[0]], *v)).collect();
+            let y_dense: Dense2<f64> = build(&[shape[1], shape[0]], &ye);
+            let mut g: Dense1<f64> = build(&[shape[1]], &nonzero_entries(&[shape[1]], seed));
+            ell_t_times_union(&mut g, &y_dense, &b_hash, &w, &b_ell).unwrap();
+            let bv = DenseT::from_entries(&[shape[0]], &entries_1d(&be_vec));
+            let mut expect = DenseT::zeros(&[shape[1]]);
+            for (c, xv) in &be {
+                let (l, i) = (c[0], c[1]);
+                let left = hd.get(&[l, i]) * bv.get(&[l]) + wd.get(&[i]);
+                expect.add(&[i], left * xv);
+            }
+            assert_close(g.vals(), &expect, f64::TOL, case);
 
             let mut y: Dense1<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
             sum_spmv_dia_csr(&mut y, &a_dia, &b_csr, &x).unwrap();

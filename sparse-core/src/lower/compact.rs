@@ -72,6 +72,16 @@ impl Lowerer<'_> {
                 })
             })
             .collect();
+        // The minimum of the iterators' coordinates is the next coordinate only if each
+        // visits its coordinates in order and no position without one (no level whose
+        // iterator would need reordering is merged compactly: every such level locates).
+        for &(a, k) in &sparse {
+            if !self.format(a).levels[k].is_ordered() || !self.iterates_compactly(scope, a, k) {
+                self.fail(format!(
+                    "level {k} of access {a} is merged compactly but is not ordered and compact"
+                ));
+            }
+        }
         let every_coordinate = self.present_without_sparse(scope, &expr, v);
         let mut stmts = Vec::new();
         for &(a, k) in &sparse {

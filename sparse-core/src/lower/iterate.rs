@@ -109,7 +109,13 @@ impl Lowerer<'_> {
                 vec![Stmt::Let(p, mutable, lo), Stmt::Let(end, false, hi)]
             }
             (true, Some(Pos::One(q))) => {
-                let next = bin(Op::Add, q.clone(), IrExpr::Usize(1));
+                let mut next = bin(Op::Add, q.clone(), IrExpr::Usize(1));
+                // A padded level's segment below one position is that position when it holds
+                // a coordinate, and empty otherwise: so its iterator visits only coordinates.
+                if !self.format(a).levels[k].is_compact() {
+                    let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![q.clone()]);
+                    next = select(stored, next, q.clone());
+                }
                 let next = if dynamic {
                     select(present, next, q.clone())
                 } else {
@@ -137,6 +143,19 @@ impl Lowerer<'_> {
                 Vec::new()
             }
         }
+    }
+
+    /// Whether iterator `(a, k)` visits only positions that hold a coordinate: a compact
+    /// level, or a branchless one below a single parent position (its bounds test that the
+    /// position is stored, see [`Self::iterator_bounds`]). Any other iterator over a level
+    /// that is not compact must skip empty positions or be reordered.
+    pub(super) fn iterates_compactly(&self, scope: &Scope, a: AccessId, k: usize) -> bool {
+        let level = &self.format(a).levels[k];
+        let below_one = matches!(
+            k.checked_sub(1).and_then(|j| scope.pos[a].get(j)),
+            Some(Pos::One(_))
+        );
+        level.is_compact() || level.is_branchless() && below_one
     }
 
     /// The bounds of a reordered iterator: the level's segment below its parent, copied into

@@ -87,7 +87,8 @@ impl Lowerer<'_> {
             scope.reordered.push((a, k));
         }
         let scope = &scope;
-        let skips_empty = !level.is_compact() && !scope.reordered.contains(&(a, k));
+        let skips_empty =
+            !self.iterates_compactly(scope, a, k) && !scope.reordered.contains(&(a, k));
         let mut stmts = self.iterator_bounds(scope, a, k, !unique);
         let mut body = vec![Stmt::Let(
             Local::Index(v),
@@ -260,7 +261,7 @@ impl Lowerer<'_> {
         let mut scope = scope.clone();
         for &(a, k) in &all_sparse {
             let level = &self.format(a).levels[k];
-            if !level.is_ordered() || !level.is_compact() {
+            if !level.is_ordered() || !self.iterates_compactly(&scope, a, k) {
                 scope.reordered.push((a, k));
             }
         }
