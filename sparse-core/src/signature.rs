@@ -339,13 +339,25 @@ fn read_levels(levels: &Type, diags: &mut Diagnostics) -> Option<Vec<LevelFormat
         );
         return None;
     }
-    let mut out = Vec::new();
+    let mut out: Vec<LevelFormat> = Vec::new();
+    let mut misplaced = false;
     for elem in &tuple.elems {
         if let Some(level) = read_level(elem, diags) {
+            // Below a non-unique parent, positions come in runs of one coordinate that
+            // iterators walk whole; a position without a coordinate has no place in one.
+            let padded = level.is_branchless() && !level.is_compact();
+            if padded && out.last().is_some_and(|parent| !parent.is_unique()) {
+                misplaced = true;
+                diags.error_help(
+                    elem.span(),
+                    "a padded level (positions that may hold no coordinate) cannot sit below a non-unique level",
+                    "use `Singleton` here, or make the level above unique",
+                );
+            }
             out.push(level);
         }
     }
-    (out.len() == tuple.elems.len()).then_some(out)
+    (out.len() == tuple.elems.len() && !misplaced).then_some(out)
 }
 
 /// One level type: `Dense`, or a sparse level with an optional index type and, for a kind with

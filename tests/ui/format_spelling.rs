@@ -42,4 +42,11 @@ mod look_alike_marker {
     }
 }
 
+sparse_kernel! {
+    // A padded singleton's empty positions cannot sit inside runs of a non-unique parent.
+    pub fn padded_below_runs(y: &mut Dense1<f64>, a: &Tensor<f64, (CompressedNonUnique, SingletonPadded)>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+}
+
 fn main() {}
