@@ -25,6 +25,42 @@
 //! assert_eq!(a.entries(), vec![(vec![0, 2], 1.5), (vec![1, 0], 2.0)]);
 //! # Ok::<(), sparse_runtime::Error>(())
 //! ```
+//!
+//! # Level kinds
+//!
+//! Capabilities and properties of each level (Chou et al. 2018, Table 1); the
+//! compiler reasons only about these. *Position* iteration walks stored
+//! positions, *value* iteration every coordinate.
+//!
+//! | level | iteration | locate | assembly | full | ordered | unique | branchless | compact |
+//! |---|---|---|---|---|---|---|---|---|
+//! | [`Dense`] | value | yes | insert | yes | yes | yes | | yes |
+//! | [`Compressed<I>`](Compressed) | position | | append | | yes | yes | | yes |
+//! | [`Compressed<I, NonUnique>`](CompressedNonUnique) | position (runs) | | append | | yes | | | yes |
+//! | [`Singleton<I>`](Singleton) | position | | append | | yes | yes | yes | yes |
+//! | [`Singleton<I, NonUnique>`](SingletonNonUnique) | position (runs) | | append | | yes | | yes | yes |
+//! | [`Singleton<I, Padded>`](SingletonPadded) | position (skips empty) | | | | yes | yes | yes | |
+//! | [`Hashed<I>`](Hashed) | position (skips empty) | yes (found?) | insert (last level) | | | yes | | |
+//! | [`Range`] (inside [`Dia`]) | position | | | | yes | yes | | yes |
+//! | [`Offset`] (inside [`Dia`]) | position | | | | yes | yes | yes | yes |
+//!
+//! # Formats
+//!
+//! | alias | levels | mode order | good for |
+//! |---|---|---|---|
+//! | [`Dense1`], [`Dense2`], [`Dense3`] | `(Dense, ..)` | identity | dense data |
+//! | [`SparseVec`] | `(Compressed,)` | identity | sparse vectors |
+//! | [`Csr`] | `(Dense, Compressed)` | identity | general sparse matrices, row access |
+//! | [`Csc`] | `(Dense, Compressed)` | `Modes<1, 0>` | column access |
+//! | [`Dcsr`], [`Dcsc`] | `(Compressed, Compressed)` | identity, `Modes<1, 0>` | hypersparse matrices (most rows empty) |
+//! | [`Coo`] | `(Compressed<I, NonUnique>, Singleton)` | identity | unsorted triples, one pass |
+//! | [`Csf3`], [`Csf4`] | `(Compressed, ..)` | identity | sparse 3- and 4-tensors |
+//! | [`Coo3`] | `(Compressed<I, NonUnique>, Singleton<I, NonUnique>, Singleton)` | identity | 3-tensor triples |
+//! | [`HashVec`], [`HashMat`] | `(Hashed,)`, `(Dense, Hashed)` | identity | random-access construction and updates |
+//! | [`Dia`] | `(Dense, Range, Offset)` over `(d, i, j)` | remapped | banded matrices, grid stencils |
+//! | [`Ell`] | `(Dense, Dense, Singleton<I, Padded>)` over `(i, s, j)` | remapped | about as many entries in every row |
+//!
+//! Any other composition is written out as [`Tensor<V, (levels..), Modes<..>>`](Tensor).
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
