@@ -71,17 +71,6 @@ fn spmv_hand_unchecked(a: &Csr<f64>, x: &[f64], y: &mut [f64]) {
     }
 }
 
-fn csr<I: Index>(m: &CsrArrays<I>) -> Csr<f64, I> {
-    Csr::from_csr_arrays(
-        m.rows,
-        m.cols,
-        m.row_ptr.clone(),
-        m.col_idx.clone(),
-        m.vals.clone(),
-    )
-    .expect("valid CSR arrays")
-}
-
 fn sprs_csr<I: Index + sprs::SpIndex>(m: &CsrArrays<I>) -> CsMatI<f64, I> {
     CsMatI::new(
         (m.rows, m.cols),
@@ -96,8 +85,8 @@ fn bench_spmv(c: &mut Criterion) {
     let m64 = m32.with_index::<usize>();
     let x_vec = test_vector(m32.cols);
 
-    let a32 = csr(&m32);
-    let a64 = csr(&m64);
+    let a32 = m32.to_csr();
+    let a64 = m64.to_csr();
     let x = Dense1::from_vec(x_vec.clone());
     let a_sprs: CsMat<f64> = sprs_csr(&m64);
     let a_sprs32: CsMatI<f64, u32> = sprs_csr(&m32);

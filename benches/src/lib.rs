@@ -4,7 +4,7 @@
 //! kernels, hand-written loops, sprs, nalgebra-sparse) is built from exactly the
 //! same data.
 
-use sparse_runtime::Index;
+use sparse_runtime::{Csr, Index};
 
 /// A CSR matrix as its three raw arrays, with index type `I`.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,21 @@ impl<I: Index> CsrArrays<I> {
     /// Number of stored entries.
     pub fn nnz(&self) -> usize {
         self.vals.len()
+    }
+
+    /// The matrix as a runtime `Csr` (a copy of the arrays).
+    ///
+    /// # Panics
+    /// If the arrays are not a valid CSR matrix.
+    pub fn to_csr(&self) -> Csr<f64, I> {
+        Csr::from_csr_arrays(
+            self.rows,
+            self.cols,
+            self.row_ptr.clone(),
+            self.col_idx.clone(),
+            self.vals.clone(),
+        )
+        .expect("valid CSR arrays")
     }
 
     /// The same matrix with another index type.
@@ -94,6 +109,72 @@ pub fn poisson_2d<I: Index>(n: usize) -> CsrArrays<I> {
     }
 }
 
+/// A banded `n x n` matrix with the `2 * half + 1` diagonals `-half..=half`,
+/// entries `A(i, j) = 1 + (i + 2 j) % 5` (clipped at the matrix edge).
+///
+/// # Panics
+/// If the number of rows or entries does not fit `I`.
+pub fn banded<I: Index>(n: usize, half: usize) -> CsrArrays<I> {
+    let idx = |x: usize| I::try_from_usize(x).expect("index does not fit");
+    let mut m = CsrArrays {
+        rows: n,
+        cols: n,
+        row_ptr: vec![idx(0)],
+        col_idx: Vec::with_capacity(n * (2 * half + 1)),
+        vals: Vec::with_capacity(n * (2 * half + 1)),
+    };
+    for i in 0..n {
+        for j in i.saturating_sub(half)..(i + half + 1).min(n) {
+            m.col_idx.push(idx(j));
+            m.vals.push(1.0 + ((i + 2 * j) % 5) as f64);
+        }
+        m.row_ptr.push(idx(m.col_idx.len()));
+    }
+    m
+}
+
+/// An `n x n` matrix with exactly `k` entries per row at distinct uniformly
+/// random columns (a fixed-seed xorshift, so every run builds the same
+/// matrix), entries `1 + (i + j) % 7`.
+///
+/// # Panics
+/// If `k > n` or the number of rows or entries does not fit `I`.
+pub fn random_per_row<I: Index>(n: usize, k: usize) -> CsrArrays<I> {
+    assert!(k <= n, "more entries per row than columns");
+    let idx = |x: usize| I::try_from_usize(x).expect("index does not fit");
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut m = CsrArrays {
+        rows: n,
+        cols: n,
+        row_ptr: vec![idx(0)],
+        col_idx: Vec::with_capacity(n * k),
+        vals: Vec::with_capacity(n * k),
+    };
+    let mut row = Vec::with_capacity(k);
+    for i in 0..n {
+        row.clear();
+        while row.len() < k {
+            let j = (next() % n as u64) as usize;
+            if !row.contains(&j) {
+                row.push(j);
+            }
+        }
+        row.sort_unstable();
+        for &j in &row {
+            m.col_idx.push(idx(j));
+            m.vals.push(1.0 + ((i + j) % 7) as f64);
+        }
+        m.row_ptr.push(idx(m.col_idx.len()));
+    }
+    m
+}
+
 /// A deterministic, non-trivial dense vector of length `n` (no RNG needed).
 pub fn test_vector(n: usize) -> Vec<f64> {
     (0..n)
@@ -104,6 +185,24 @@ pub fn test_vector(n: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn banded_rows_are_clipped_at_the_edges() {
+        let a = banded::<u32>(5, 1);
+        assert_eq!(a.row_ptr, vec![0, 2, 5, 8, 11, 13]);
+        assert_eq!(&a.col_idx[..5], &[0, 1, 0, 1, 2]);
+    }
+
+    #[test]
+    fn random_per_row_has_k_distinct_sorted_columns() {
+        let a = random_per_row::<u32>(50, 8);
+        assert_eq!(a.nnz(), 400);
+        for r in a.row_ptr.windows(2) {
+            let cols = &a.col_idx[r[0] as usize..r[1] as usize];
+            assert_eq!(cols.len(), 8);
+            assert!(cols.windows(2).all(|w| w[0] < w[1]) && cols[7] < 50);
+        }
+    }
 
     #[test]
     fn poisson_3x3() {
