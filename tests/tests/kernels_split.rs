@@ -1,5 +1,7 @@
 //! Statement splitting: a dense output's terms that no single loop order traverses are
-//! computed by consecutive loop nests (`r = b; r -= A x` with `A` stored by columns).
+//! computed by consecutive loop nests (`r = b; r -= A x` with `A` stored by columns), products
+//! distributed over sums where that gives each term an order (`(A - C) x` with `A` in CSR and `C`
+//! in CSC).
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
@@ -12,6 +14,11 @@ sparse_kernel! {
 
     pub fn residual_csc(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) {
         r(i) = b(i) - a(i, j) * x(j)
+    }
+
+    // The product is distributed over the sum, `a x + c x`: `a` by rows, then `c` by columns.
+    pub fn sum_times_x(y: &mut Dense1<f64>, a: &Csr<f64>, c: &Csc<f64>, x: &Dense1<f64>) {
+        y(i) = (a(i, j) - c(i, j)) * x(j)
     }
 }
 
@@ -50,6 +57,19 @@ fn csc_scaled_and_residual_match_oracle() {
                 expected.set(&[i], zd.get(&[i]) - ax.get(&[i]));
             }
             residual_csc(&mut y, &build(&[m], &ze), &a, &x).unwrap();
+            assert_close(y.as_slice(), &expected, f64::TOL, (shape, density, seed));
+
+            // (a - c) x with c stored by columns: a x - c x.
+            let ce = random_entries(&shape, density, case_seed(seed, &shape, 3));
+            let cx = matvec(
+                &DenseT::from_entries(&shape, &ce),
+                &DenseT::from_entries(&[n], &xe),
+            );
+            for i in 0..m {
+                expected.set(&[i], ax.get(&[i]) - cx.get(&[i]));
+            }
+            let a_rows: Csr<f64> = build(&shape, &ae);
+            sum_times_x(&mut y, &a_rows, &build(&shape, &ce), &x).unwrap();
             assert_close(y.as_slice(), &expected, f64::TOL, (shape, density, seed));
         });
     }
