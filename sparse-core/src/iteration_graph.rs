@@ -4,7 +4,7 @@
 //! operands are walked in storage order too (row-major for `Dense2`).
 
 use crate::diagnostic::Diagnostics;
-use crate::notation::{AccessId, Expr, Kernel, Output, VarId};
+use crate::notation::{AccessId, Expr, Kernel, VarId};
 use crate::signature::suggest_format;
 
 /// An edge `from -> to`: `from` must be iterated outside `to`.
@@ -131,10 +131,7 @@ pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>
 /// output variables.
 fn nesting_edges(kernel: &Kernel) -> Vec<Edge> {
     let out_vars = kernel.output_vars().to_vec();
-    let dense_output = match kernel.output {
-        Output::Scalar(_) => true,
-        Output::Tensor(a) => kernel.format_of(a).inserts_everywhere(),
-    };
+    let dense_output = kernel.output_in_place();
     let mut edges = Vec::new();
     match &kernel.rhs {
         Expr::Sum(vars, body) if dense_output => {
@@ -180,10 +177,7 @@ fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Di
         let v = quote::ToTokens::to_token_stream(&kernel.value_type)
             .to_string()
             .replace(' ', "");
-        let in_place = match kernel.output {
-            Output::Scalar(_) => true,
-            Output::Tensor(a) => kernel.format_of(a).inserts_everywhere(),
-        };
+        let in_place = kernel.output_in_place();
         let instead = if in_place {
             // The output already accumulates: what is left is a sum that must be complete
             // first (a quotient) or a sparse output's order.

@@ -199,6 +199,14 @@ impl Kernel {
         }
     }
 
+    /// Whether the output is written in place: a scalar, or a tensor whose levels all insert
+    /// (dense, or dense then one hash level). Such an output can accumulate across loop nests
+    /// and across the iterations of a root sum, in any order.
+    pub fn output_in_place(&self) -> bool {
+        self.output_access()
+            .is_none_or(|a| self.format_of(a).inserts_everywhere())
+    }
+
     /// Format of the tensor behind an access.
     pub fn format_of(&self, access: AccessId) -> &Format {
         &self.tensors[self.accesses[access].tensor].format

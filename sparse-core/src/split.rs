@@ -18,7 +18,7 @@
 
 use crate::diagnostic::Diagnostics;
 use crate::iteration_graph::loop_order;
-use crate::notation::{AssignOp, BinOp, Expr, Kernel, Output, VarId};
+use crate::notation::{AssignOp, BinOp, Expr, Kernel, VarId};
 
 /// One loop nest of the kernel: the statement it computes and its loop order.
 pub struct Part {
@@ -37,14 +37,12 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
             order,
         }]);
     }
-    let splittable = match kernel.output {
-        Output::Scalar(_) => true,
-        Output::Tensor(a) => kernel.format_of(a).inserts_everywhere(),
+    let splittable = kernel.output_in_place();
+    let terms: Vec<Expr> = if splittable {
+        additive_terms(kernel.rhs.clone())
+    } else {
+        Vec::new()
     };
-    let mut terms = Vec::new();
-    if splittable {
-        flatten(kernel.rhs.clone(), false, &mut terms);
-    }
     if terms.len() < 2 {
         loop_order(kernel, diags);
         return None;
@@ -110,8 +108,8 @@ fn part(kernel: &Kernel, rhs: Expr, order: Vec<VarId>, first: bool) -> Part {
 /// factor moves to the product's root: `(Σ_R a) * b = Σ_R a * b`, since the summation rule
 /// places a variable's sum around all of its uses, so `b` does not use `R`. Quotients are not
 /// distributed (integer division is not linear).
-fn flatten(e: Expr, negated: bool, out: &mut Vec<Expr>) {
-    out.extend(terms(e).into_iter().map(|t| t.expr(negated)));
+fn additive_terms(e: Expr) -> Vec<Expr> {
+    terms(e).into_iter().map(Term::expr).collect()
 }
 
 /// One additive term: `±Σ_vars body`.
@@ -123,8 +121,8 @@ struct Term {
 
 impl Term {
     /// `Σ_vars ±body`: the sum stays at the root, where the output's loops may nest in it.
-    fn expr(self, negated: bool) -> Expr {
-        let body = if self.negated != negated {
+    fn expr(self) -> Expr {
+        let body = if self.negated {
             Expr::Neg(Box::new(self.body))
         } else {
             self.body
