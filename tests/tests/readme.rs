@@ -26,6 +26,28 @@ sparse_kernel! {
     pub fn spgemm(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, j) = a(i, k) * b(k, j)
     }
+    pub fn spmv_dia(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+}
+
+#[test]
+fn dia_spmv_on_the_1d_laplacian() -> Result<(), Error> {
+    let entries = [
+        ([0, 0], 2.0),
+        ([1, 1], 2.0),
+        ([2, 2], 2.0),
+        ([0, 1], -1.0),
+        ([1, 2], -1.0),
+        ([1, 0], -1.0),
+        ([2, 1], -1.0),
+    ];
+    let a = Dia::<f64>::from_entries(&[3, 3], entries)?;
+    assert_eq!(a.offsets(), &[-1, 0, 1]);
+    let mut y = Dense1::zeros(3);
+    spmv_dia(&mut y, &a, &Dense1::from_vec(vec![1.0, 2.0, 3.0]))?;
+    assert_eq!(y.as_slice(), &[0.0, 0.0, 4.0]);
+    Ok(())
 }
 
 #[test]
