@@ -22,7 +22,7 @@ pub use sparse_difftest_gen::testcode::kernel_module;
 use gen::data;
 use gen::kernel::Kernel;
 use gen::reference::{self, Stored};
-use sparse_runtime::{Dia, Ell, Error, Index, Levels, ModeOrder, Tensor, Value};
+use sparse_runtime::{Dia, Error, Levels, ModeOrder, Tensor, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -209,23 +209,6 @@ impl<V: Value> Operand<V> for Dia<V> {
     }
 }
 
-impl<V: Value, I: Index> Operand<V> for Ell<V, I> {
-    fn from_entries<'c>(
-        shape: &[usize],
-        entries: impl Iterator<Item = (&'c [usize], V)>,
-    ) -> Result<Self, Error> {
-        Ell::from_entries(shape, entries)
-    }
-    fn revalidate(&self) -> Result<(), Error> {
-        let s = self.shape();
-        let (cols, vals) = (self.col_idx().to_vec(), self.vals().to_vec());
-        Ell::from_ell_arrays(s[0], s[1], self.width(), cols, vals).map(drop)
-    }
-    fn entries(&self) -> Vec<(Vec<usize>, V)> {
-        Ell::entries(self)
-    }
-}
-
 fn as_f64<V: TestValue>(entries: Vec<(Vec<usize>, V)>) -> Vec<(Vec<usize>, f64)> {
     entries.into_iter().map(|(c, v)| (c, v.to_f64())).collect()
 }
@@ -306,7 +289,7 @@ impl<'a> Case<'a> {
         Ok(t)
     }
 
-    /// Tensor input `p` (a `Tensor`, or a remapped `Dia` or `Ell`).
+    /// Tensor input `p` (a `Tensor`, or a remapped `Dia`).
     pub fn input<V: TestValue, T: Operand<V>>(&mut self, p: usize) -> Result<T, Stop> {
         self.build(p)
     }

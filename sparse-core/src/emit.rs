@@ -373,7 +373,7 @@ impl Emitter<'_> {
         match e {
             Expr::Binary(op, ..) => prec(*op),
             Expr::Neg(_) if is_unsigned(&self.kernel.value_type) => prec(Op::Sub),
-            Expr::Neg(_) | Expr::Index(..) | Expr::Deref(_) => PREC_UNARY,
+            Expr::Neg(_) | Expr::Not(_) | Expr::Index(..) | Expr::Deref(_) => PREC_UNARY,
             Expr::Select(..) => 0,
             _ => PREC_ATOM,
         }
@@ -437,6 +437,10 @@ impl Emitter<'_> {
             }
             Expr::Neg(a) => {
                 push(out, quote!(-));
+                self.write(a, PREC_UNARY, out);
+            }
+            Expr::Not(a) => {
+                push(out, quote!(!));
                 self.write(a, PREC_UNARY, out);
             }
             Expr::Call(recv, method, args) => {

@@ -152,7 +152,7 @@ pub struct Format {
     pub modes_spelled: bool,
     /// The type as written, for messages (`Csr<f64>`).
     pub written: String,
-    /// A remapped format (`Dia`, `Ell`): the levels store a higher-order view of the tensor,
+    /// A remapped format (`Dia`): the levels store a higher-order view of the tensor,
     /// with modes the user does not index.
     pub remap: Option<&'static Remap>,
 }
@@ -184,15 +184,6 @@ pub static DIA_REMAP: Remap = Remap {
     logical: 2,
     hidden: &["diag"],
     visits: "diagonal by diagonal",
-};
-
-/// ELL, row-major: the view `(i, s, j)` stored as `(Dense, Dense, Singleton<_, Padded>)`,
-/// `s` the slot of row `i` holding column `j`.
-pub static ELL_REMAP: Remap = Remap {
-    name: "Ell",
-    logical: 2,
-    hidden: &["slot"],
-    visits: "each row slot by slot",
 };
 
 impl Format {
@@ -254,7 +245,7 @@ impl Format {
     }
 }
 
-/// A remapped format's runtime struct: `Dia<V>`, or `Ell<V, I>` with the index type of its
+/// A remapped format's runtime struct: `Dia<V>`, or `Name<V, I>` with the index type of an
 /// index-typed level, spelled out.
 fn remap_type(remap: &Remap, levels: &[LevelFormat], value_type: &syn::Type) -> TokenStream {
     let name = Ident::new(remap.name, Span::call_site());
@@ -317,12 +308,7 @@ pub const ALIASES: &[Alias] = &[
         modes: &[2, 0, 1],
         remap: Some(&DIA_REMAP),
     },
-    Alias {
-        name: "Ell",
-        levels: &["Dense", "Dense", "SingletonPadded"],
-        modes: &[0, 2, 1],
-        remap: Some(&ELL_REMAP),
-    },
+    alias("Ell", &["Dense", "Slotted"], &[0, 1]),
 ];
 
 const fn alias(

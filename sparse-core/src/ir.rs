@@ -112,6 +112,8 @@ pub enum Expr {
     Binary(Op, Box<Expr>, Box<Expr>),
     /// `-a`
     Neg(Box<Expr>),
+    /// `!a` (a boolean)
+    Not(Box<Expr>),
     /// `recv.method(args)`: a level function or slice method.
     Call(Box<Expr>, &'static str, Vec<Expr>),
     /// Element `index` of slice `base` (bounds guaranteed by validated invariants).
@@ -179,6 +181,11 @@ pub fn var(local: Local) -> Expr {
 /// `a op b`
 pub fn bin(op: Op, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b))
+}
+
+/// `!a`
+pub fn not(a: Expr) -> Expr {
+    Expr::Not(Box::new(a))
 }
 
 /// `recv.method(args)`
@@ -321,6 +328,7 @@ impl Printer<'_, '_> {
                 format!("({} {} {})", self.expr(a), op.symbol(), self.expr(b))
             }
             Expr::Neg(a) => format!("-{}", self.expr(a)),
+            Expr::Not(a) => format!("!{}", self.expr(a)),
             Expr::Call(r, m, args) => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{}.{m}({})", self.expr(r), args.join(", "))
@@ -474,7 +482,7 @@ fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
             visit_expr(a, f);
             visit_expr(b, f);
         }
-        Expr::Neg(a) | Expr::Deref(a) | Expr::Try(a) => visit_expr(a, f),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Deref(a) | Expr::Try(a) => visit_expr(a, f),
         Expr::Call(r, _, args) => {
             visit_expr(r, f);
             args.iter().for_each(|a| visit_expr(a, f));

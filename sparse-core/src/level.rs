@@ -323,9 +323,37 @@ pub static OFFSET: LevelDecl = LevelDecl {
     )],
 };
 
+/// `Slotted` (ELL's columns): parent `p` owns the `width` positions `p * width ..
+/// (p + 1) * width`, each holding a coordinate or padding. The format paper's dense slot
+/// level above a padded Singleton, as one level: a parent's slots are one ordered segment.
+pub static SLOTTED: LevelDecl = LevelDecl {
+    name: "Slotted",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Always,
+    branchless: false,
+    compact: Property::Never,
+    index_typed: true,
+    functions: &[
+        func(LevelFn::PosBounds, "pos_bounds_unchecked"),
+        func(LevelFn::PosAccess, "pos_access_unchecked"),
+        func(LevelFn::Stored, "is_stored_unchecked"),
+    ],
+};
+
 /// Every level kind the runtime provides.
-pub static LEVEL_KINDS: &[&LevelDecl] =
-    &[&DENSE, &COMPRESSED, &SINGLETON, &HASHED, &RANGE, &OFFSET];
+pub static LEVEL_KINDS: &[&LevelDecl] = &[
+    &DENSE,
+    &COMPRESSED,
+    &SINGLETON,
+    &HASHED,
+    &RANGE,
+    &OFFSET,
+    &SLOTTED,
+];
 
 /// A runtime type name that spells a level kind with fixed markers (a type alias).
 pub struct LevelSpelling {
@@ -350,6 +378,7 @@ pub static LEVEL_SPELLINGS: &[LevelSpelling] = &[
     spelling("SingletonNonUnique", &SINGLETON, &["NonUnique"]),
     spelling("Hashed", &HASHED, &[]),
     spelling("SingletonPadded", &SINGLETON, &["Padded"]),
+    spelling("Slotted", &SLOTTED, &[]),
     LevelSpelling {
         name: "Range",
         kind: &RANGE,

@@ -154,3 +154,12 @@ fn ell_spmv() {
         "pub fn spmv(y: &mut Dense1<f64>, a: &Ell<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
     ));
 }
+
+/// ELL's slots are one ordered segment per row: merged with a CSR row in column order,
+/// skipping the padding, no reordering.
+#[test]
+fn ell_plus_csr_into_csr() {
+    insta::assert_snapshot!(generated(
+        "pub fn add(c: &mut Csr<f64>, a: &Ell<f64>, b: &Csr<f64>) { c(i, j) = a(i, j) + b(i, j) }"
+    ));
+}

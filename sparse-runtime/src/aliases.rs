@@ -1,7 +1,9 @@
 //! Format aliases: the common formats as level tuples (Chou et al. 2018, fig. 4),
 //! and their format-specific constructors.
 
-use crate::level::{Compressed, CompressedNonUnique, Dense, Hashed, Singleton, SingletonNonUnique};
+use crate::level::{
+    Compressed, CompressedNonUnique, Dense, Hashed, Singleton, SingletonNonUnique, Slotted,
+};
 use crate::mode_order::Modes;
 use crate::{Error, Index, Tensor, Value};
 
@@ -47,6 +49,74 @@ pub type HashVec<V, I = u32> = Tensor<V, (Hashed<I>,)>;
 /// is found in expected O(1), so element-wise products with it cost the
 /// other operand's nonzeros.
 pub type HashMat<V, I = u32> = Tensor<V, (Dense, Hashed<I>)>;
+
+/// An ELLPACK (ELL) matrix: every row owns the same number of slots
+/// (`width()`, the fullest row's entry count when built from entries), each
+/// holding a column and a value or nothing (padding), rows one after the
+/// other (Chou et al. 2018, figure 2i, row-major). Stored as
+/// `(Dense, Slotted)`: the columns of row `i` are the slots
+/// `i * width .. (i + 1) * width` of one [`Slotted`] level, strictly
+/// increasing, the empty slots (`I::MAX`) last.
+///
+/// Good for matrices with about the same number of nonzeros per row (meshes,
+/// stencils with boundaries): no row pointers, and every row is a fixed-size
+/// block. Bad when one row is much fuller than the rest, since every row is
+/// padded to it. In a kernel it is a matrix like `Csr`: its rows merge with
+/// other operands' rows in column order (`C(i, j) = A(i, j) + B(i, j)` with A
+/// `Ell` and B and C `Csr`), but it cannot be an output.
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+///
+/// let a = Ell::<f64>::from_entries(&[2, 4], [([0, 3], 1.0), ([0, 1], 2.0), ([1, 2], 3.0)])?;
+/// assert_eq!(a.width(), 2);
+/// assert_eq!(a.nnz(), 3);
+/// assert_eq!(a.col_idx(), &[1, 3, 2, u32::MAX]);
+/// assert_eq!(a.entries()[0], (vec![0, 1], 2.0));
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub type Ell<V, I = u32> = Tensor<V, (Dense, Slotted<I>)>;
+
+impl<V: Value, I: Index> Ell<V, I> {
+    /// A `rows x cols` ELL matrix of `width` slots per row from its arrays:
+    /// `col_idx[i * width + s]` is the column in slot `s` of row `i`, or
+    /// `I::MAX` for an empty slot, and `vals` the value there. Within a row the
+    /// columns are strictly increasing and below `cols`, empty slots come
+    /// after the others and hold the value zero (else it would be lost).
+    pub fn from_ell_arrays(
+        rows: usize,
+        cols: usize,
+        width: usize,
+        col_idx: Vec<I>,
+        vals: Vec<V>,
+    ) -> Result<Self, Error> {
+        let columns = Slotted::from_raw(cols, width, col_idx).map_err(|e| e.at_level(1))?;
+        let ell = Self::from_levels(&[rows, cols], (Dense::new(rows), columns), vals)?;
+        let (_, columns) = ell.levels();
+        let lost =
+            (0..columns.len()).find(|&p| !columns.is_stored(p) && ell.vals()[p] != V::zero());
+        match lost {
+            Some(p) => Err(Error::NotRepresentable {
+                detail: format!(
+                    "vals[{p}] = {:?} is in an empty slot of row {}; empty slots must be zero",
+                    ell.vals()[p],
+                    p / width
+                ),
+            }),
+            None => Ok(ell),
+        }
+    }
+
+    /// The number of slots per row.
+    pub fn width(&self) -> usize {
+        self.levels().1.width()
+    }
+
+    /// The column of each slot, row after row (`I::MAX` in an empty slot).
+    pub fn col_idx(&self) -> &[I] {
+        self.levels().1.crd()
+    }
+}
 
 impl<V: Value, I: Index> Csr<V, I> {
     /// A `rows x cols` CSR matrix from its three arrays, validated like

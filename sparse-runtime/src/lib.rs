@@ -11,7 +11,7 @@
 //! - [`Tensor`], a shape plus a tuple of levels plus values, with construction
 //!   from coordinates, validation of raw arrays, and enumeration of entries;
 //! - format aliases ([`Csr`], [`Csc`], [`Coo`], [`Dense2`], ...), the remapped
-//!   formats [`Dia`] and [`Ell`], and errors.
+//!   format [`Dia`], and errors.
 //!
 //! A tensor's format is its level tuple (outermost level first) and its mode
 //! order, following Chou, Kjolstad and Amarasinghe, "Format abstraction for
@@ -40,6 +40,7 @@
 //! | [`Singleton<I>`](Singleton) | position | | append | | yes | yes | yes | yes |
 //! | [`Singleton<I, NonUnique>`](SingletonNonUnique) | position (runs) | | append | | yes | | yes | yes |
 //! | [`Singleton<I, Padded>`](SingletonPadded) | position (skips empty) | | | | yes | yes | yes | |
+//! | [`Slotted<I>`](Slotted) | position (skips empty) | | | | yes | yes | | |
 //! | [`Hashed<I>`](Hashed) | position (skips empty) | yes (found?) | insert (last level) | | | yes | | |
 //! | [`Range`] (inside [`Dia`]) | position | | | | yes | yes | | yes |
 //! | [`Offset`] (inside [`Dia`]) | position | | | | yes | yes | yes | yes |
@@ -58,7 +59,7 @@
 //! | [`Coo3`] | `(Compressed<I, NonUnique>, Singleton<I, NonUnique>, Singleton)` | identity | 3-tensor triples |
 //! | [`HashVec`], [`HashMat`] | `(Hashed,)`, `(Dense, Hashed)` | identity | random-access construction and updates |
 //! | [`Dia`] | `(Dense, Range, Offset)` over `(d, i, j)` | remapped | banded matrices, grid stencils |
-//! | [`Ell`] | `(Dense, Dense, Singleton<I, Padded>)` over `(i, s, j)` | remapped | about as many entries in every row |
+//! | [`Ell`] | `(Dense, Slotted)` | identity | about as many entries in every row |
 //!
 //! Any other composition is written out as [`Tensor<V, (levels..), Modes<..>>`](Tensor).
 #![warn(missing_docs)]
@@ -85,19 +86,19 @@ mod walk;
 mod tests;
 
 pub use aliases::{
-    Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc, Dcsr, Dense1, Dense2, Dense3, HashMat, HashVec,
+    Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc, Dcsr, Dense1, Dense2, Dense3, Ell, HashMat, HashVec,
     SparseVec,
 };
 pub use error::Error;
 pub use index::Index;
 pub use level::{
     Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Offset, Padded,
-    Properties, Range, Singleton, SingletonNonUnique, SingletonPadded,
+    Properties, Range, Singleton, SingletonNonUnique, SingletonPadded, Slotted,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
 pub use sparse_macros::sparse_kernel;
-pub use structured::{Dia, Ell};
+pub use structured::Dia;
 #[doc(hidden)]
 pub use tensor::Assembly;
 pub use tensor::Tensor;
@@ -109,7 +110,7 @@ pub mod prelude {
         sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
         Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity,
         Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
-        SingletonPadded, SparseVec, Tensor, Value,
+        SingletonPadded, Slotted, SparseVec, Tensor, Value,
     };
 }
 

@@ -1,18 +1,16 @@
-//! Remapped formats (Chou et al. 2018, figures 2i, 2j and 4; Chou et al. 2020,
+//! Remapped formats (Chou et al. 2018, figures 2j and 4; Chou et al. 2020,
 //! section 4): a matrix stored as a coordinate hierarchy over more modes than
-//! it has. [`Dia`] stores `(d, i, j)` with `d` a diagonal's number, [`Ell`]
-//! stores `(i, s, j)` with `s` a slot of row `i`. Each holds its view, a
-//! [`Tensor`] of order 3 that kernels read (`view()`), and presents the
-//! logical matrix: `shape`, `entries`, `nnz` are the matrix's.
+//! it has. [`Dia`] stores `(d, i, j)` with `d` a diagonal's number. It holds
+//! its view, a [`Tensor`] of order 3 that kernels read (`view()`), and
+//! presents the logical matrix: `shape`, `entries`, `nnz` are the matrix's.
 //!
-//! A kernel indexes them as matrices, `y(i) = A(i, j) * x(j)`; the macro maps
+//! A kernel indexes it as a matrix, `y(i) = A(i, j) * x(j)`; the macro maps
 //! the access onto the view and sums over the hidden mode, which is exact
-//! because the view holds each `(i, j)` under one hidden coordinate at most.
+//! because the view holds each `(i, j)` under one diagonal at most.
 
 use crate::alloc;
-use crate::index::fits;
-use crate::level::{check_offsets, Dense, Offset, Padded, Range, Singleton};
-use crate::{Error, Index, Tensor, Value};
+use crate::level::{check_offsets, Dense, Offset, Range};
+use crate::{Error, Tensor, Value};
 
 /// Checks a matrix shape and returns it.
 fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
@@ -51,18 +49,6 @@ fn matrix_entries<C: AsRef<[usize]>, V>(
         out.push((i, j, v));
     }
     Ok(out)
-}
-
-/// Sorts entries by `(i, j)` and sums duplicates.
-fn sum_duplicates<V: Value>(entries: &mut Vec<(usize, usize, V)>) {
-    entries.sort_by_key(|&(i, j, _)| (i, j));
-    entries.dedup_by(|later, kept| {
-        let same = (later.0, later.1) == (kept.0, kept.1);
-        if same {
-            kept.2 = kept.2 + later.2;
-        }
-        same
-    });
 }
 
 /// A diagonal (DIA) matrix: the values of each stored diagonal in a dense
@@ -279,191 +265,4 @@ fn dense_of<V: Value>(shape: [usize; 2], entries: Vec<(Vec<usize>, V)>) -> Vec<V
         dense[at] = dense[at] + v;
     }
     dense
-}
-
-/// An ELLPACK (ELL) matrix: every row has the same number of slots
-/// (`width()`, the fullest row's entry count), each holding a column and a
-/// value or nothing (padding), rows stored one after the other (Chou et al.
-/// 2018, figure 2i, row-major).
-///
-/// Its view is the order-3 hierarchy `(i, s, j)` stored as
-/// `(Dense, Dense, Singleton<I, Padded>)`: rows, their slots, and the column
-/// in each slot, `I::MAX` in an empty one. Within a row the columns are
-/// strictly increasing and the empty slots come last.
-///
-/// Good for matrices with about the same number of nonzeros per row (meshes,
-/// stencils with boundaries): no row pointers, and every row is a fixed-size
-/// block. Bad when one row is much fuller than the rest, since every row
-/// is padded to it.
-///
-/// In a kernel, `A(i, j)` iterates each row slot by slot; a statement whose
-/// output is appended in row order (a `Csr` output of an element-wise
-/// operation) is refused; write such results into a `Dense2` or `HashMat`.
-///
-/// ```
-/// use sparse_runtime::prelude::*;
-///
-/// let a = Ell::<f64>::from_entries(&[2, 4], [([0, 3], 1.0), ([0, 1], 2.0), ([1, 2], 3.0)])?;
-/// assert_eq!(a.width(), 2);
-/// assert_eq!(a.nnz(), 3);
-/// assert_eq!(a.entries()[0], (vec![0, 1], 2.0));
-/// # Ok::<(), sparse_runtime::Error>(())
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Ell<V, I = u32> {
-    shape: [usize; 2],
-    view: Tensor<V, (Dense, Dense, Singleton<I, Padded>)>,
-}
-
-impl<V: Value, I: Index> Ell<V, I> {
-    /// Builds an ELL matrix from `([i, j], value)` entries in any order;
-    /// duplicates are summed. The width is the fullest row's entry count.
-    ///
-    /// Errors: `shape` or a coordinate is not of length 2 (`OrderMismatch`),
-    /// a coordinate is outside `shape` (`CoordinateOutOfBounds`), the column
-    /// count does not fit `I` (`IndexOverflow`), the slots cannot be
-    /// allocated (`NotRepresentable`).
-    pub fn from_entries<C: AsRef<[usize]>>(
-        shape: &[usize],
-        entries: impl IntoIterator<Item = (C, V)>,
-    ) -> Result<Self, Error> {
-        let shape = matrix_shape(shape)?;
-        fits::<I>(shape[1])?;
-        let mut entries = matrix_entries(shape, entries)?;
-        sum_duplicates(&mut entries);
-        let mut counts = alloc::filled(shape[0], 0usize, "the row counts")?;
-        for &(i, _, _) in &entries {
-            counts[i] += 1;
-        }
-        let width = counts.iter().copied().max().unwrap_or(0);
-        let len = shape[0]
-            .checked_mul(width)
-            .ok_or_else(|| Error::NotRepresentable {
-                detail: format!(
-                    "{} rows of {width} slots have more than usize::MAX slots",
-                    shape[0]
-                ),
-            })?;
-        let pad = I::from_usize_unchecked(I::max_usize());
-        let mut col_idx = alloc::filled(len, pad, "the column indices")?;
-        let mut vals = alloc::filled(len, V::zero(), "the values")?;
-        let mut slot = 0;
-        for (e, &(i, j, v)) in entries.iter().enumerate() {
-            slot = if e > 0 && entries[e - 1].0 == i {
-                slot + 1
-            } else {
-                0
-            };
-            col_idx[i * width + slot] = I::from_usize_unchecked(j);
-            vals[i * width + slot] = v;
-        }
-        Self::from_ell_arrays(shape[0], shape[1], width, col_idx, vals)
-    }
-
-    /// A `rows x cols` ELL matrix of `width` slots per row from its arrays:
-    /// `col_idx[i * width + s]` is the column in slot `s` of row `i`, or
-    /// `I::MAX` for an empty slot, and `vals` the value there. Within a row the
-    /// columns are strictly increasing and below `cols`, empty slots come
-    /// after the others and hold the value zero (else it would be lost).
-    pub fn from_ell_arrays(
-        rows: usize,
-        cols: usize,
-        width: usize,
-        col_idx: Vec<I>,
-        vals: Vec<V>,
-    ) -> Result<Self, Error> {
-        let columns = Singleton::<I, Padded>::from_raw(cols, col_idx).map_err(|e| e.at_level(2))?;
-        let view = Tensor::from_levels(
-            &[rows, width, cols],
-            (Dense::new(rows), Dense::new(width), columns),
-            vals,
-        )?;
-        check_rows(&view, width)?;
-        Ok(Ell {
-            shape: [rows, cols],
-            view,
-        })
-    }
-
-    /// An all-zero matrix (width 0).
-    pub fn new(shape: &[usize]) -> Result<Self, Error> {
-        Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
-    }
-
-    /// The logical shape `[rows, cols]`.
-    pub fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-
-    /// The number of slots per row.
-    pub fn width(&self) -> usize {
-        self.view.shape()[1]
-    }
-
-    /// The column of each slot, row after row (`I::MAX` in an empty slot).
-    pub fn col_idx(&self) -> &[I] {
-        self.view.levels().2.crd()
-    }
-
-    /// The value of each slot, row after row (zero in an empty slot).
-    pub fn vals(&self) -> &[V] {
-        self.view.vals()
-    }
-
-    /// The number of stored components (filled slots, explicit zeros included).
-    pub fn nnz(&self) -> usize {
-        self.view.nnz()
-    }
-
-    /// Every stored entry as `([i, j], value)`, explicit zeros included,
-    /// sorted by coordinate.
-    pub fn entries(&self) -> Vec<(Vec<usize>, V)> {
-        logical_entries(self.view.entries(), |c| vec![c[0], c[2]])
-    }
-
-    /// The matrix as a row-major dense array (for tests and oracles).
-    pub fn to_dense(&self) -> Vec<V> {
-        dense_of(self.shape, self.entries())
-    }
-
-    /// The stored view `(i, s, j)`, the tensor kernels read.
-    pub fn view(&self) -> &Tensor<V, (Dense, Dense, Singleton<I, Padded>)> {
-        &self.view
-    }
-}
-
-/// ELL's row invariants: columns strictly increasing within a row, empty
-/// slots last and zero.
-fn check_rows<V: Value, I: Index>(
-    view: &Tensor<V, (Dense, Dense, Singleton<I, Padded>)>,
-    width: usize,
-) -> Result<(), Error> {
-    let columns = &view.levels().2;
-    let vals = view.vals();
-    for (row, slots) in columns.crd().chunks(width.max(1)).enumerate() {
-        let base = row * width;
-        let mut last: Option<usize> = None;
-        let mut empty = false;
-        for (s, _) in slots.iter().enumerate() {
-            let p = base + s;
-            if !columns.is_stored(p) {
-                if vals[p] != V::zero() {
-                    return Err(Error::NotRepresentable {
-                        detail: format!("vals[{p}] = {:?} is in an empty slot of row {row}; empty slots must be zero", vals[p]),
-                    });
-                }
-                empty = true;
-                continue;
-            }
-            let j = columns.pos_access(p);
-            if empty || last.is_some_and(|l| l >= j) {
-                return Err(Error::invalid_level(
-                    2,
-                    format!("slot {s} of row {row} holds column {j}: within a row, columns must be strictly increasing and empty slots last"),
-                ));
-            }
-            last = Some(j);
-        }
-    }
-    Ok(())
 }

@@ -1,7 +1,8 @@
-//! Remapped formats (`Dia`, `Ell`) as inputs, against a dense oracle: SpMV (diagonal by
-//! diagonal, row by row), products with dense and sparse vectors, element-wise sums and
-//! products into outputs written in place, sums and reductions. Shapes include empty and
-//! non-square matrices, densities from empty to full.
+//! Structured formats (`Dia`, remapped; `Ell`, slotted rows) as inputs, against a dense
+//! oracle: SpMV (diagonal by diagonal, row by row), products with dense and sparse vectors,
+//! element-wise sums and products into outputs written in place or appended (`Ell + Csr` into
+//! `Csr`), sums and reductions. Shapes include empty and non-square matrices, densities from
+//! empty to full.
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
@@ -28,6 +29,18 @@ sparse_kernel! {
     }
     pub fn add_ell_csr_hm(c: &mut HashMat<f64>, a: &Ell<f64>, b: &Csr<f64>) {
         c(i, j) = a(i, j) + b(i, j)
+    }
+    // A row of ELL slots is one ordered segment: merged with a CSR row in column order.
+    pub fn add_ell_csr(c: &mut Csr<f64>, a: &Ell<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn mul_ell_csr(c: &mut Csr<f64>, a: &Ell<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+    // Four operands merge compactly (one loop, presence flags): ELL's padding is skipped there
+    // too.
+    pub fn add4_ell(c: &mut Csr<f64>, a: &Ell<f64>, b: &Csr<f64>, d: &Ell<f64>, e: &Coo<f64>) {
+        c(i, j) = a(i, j) + b(i, j) + d(i, j) + e(i, j)
     }
     pub fn mul_dia_dense(c: &mut Dense2<f64>, a: &Dia<f64>, b: &Dense2<f64>) {
         c(i, j) = a(i, j) * b(i, j)
@@ -163,6 +176,38 @@ fn elementwise_and_reductions_match_oracle() {
                 case,
             );
 
+            let b_ell = Ell::<f64>::from_entries(&shape, be.iter().cloned()).unwrap();
+            let b_coo: Coo<f64> = build(&shape, &be);
+            let mut cs: Csr<f64> = build(&shape, &garbage);
+            add_ell_csr(&mut cs, &a_ell, &b_csr).unwrap();
+            assert_close(
+                &cs.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x + y),
+                f64::TOL,
+                case,
+            );
+            revalidate(&cs);
+            // Stored exactly where an operand stores an entry.
+            let union: std::collections::BTreeSet<_> =
+                ae.iter().chain(&be).map(|(c, _)| c.clone()).collect();
+            assert_eq!(cs.nnz(), union.len(), "{case:?}");
+            mul_ell_csr(&mut cs, &a_ell, &b_csr).unwrap();
+            assert_close(
+                &cs.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x * y),
+                f64::TOL,
+                case,
+            );
+            revalidate(&cs);
+            add4_ell(&mut cs, &a_ell, &b_csr, &b_ell, &b_coo).unwrap();
+            assert_close(
+                &cs.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x + 3.0 * y),
+                f64::TOL,
+                case,
+            );
+            revalidate(&cs);
+
             add_ell_csr_hm(&mut h, &a_ell, &b_csr).unwrap();
             assert_close(
                 &h.to_dense(),
@@ -262,5 +307,37 @@ fn remapped_operands_inside_products_and_sums_match_oracle() {
             let sum = elementwise(&ad, &bd, |x, y| x + y);
             assert_close(y.vals(), &matvec(&sum, &xd), f64::TOL, case);
         });
+    }
+}
+
+/// ELL rows with no entry, with exactly `width` entries, one entry at the last column, and a
+/// matrix of width 0: SpMV and `Ell + Csr` into `Csr` against the oracle.
+#[test]
+fn ell_edge_rows_match_oracle() {
+    let pad = u32::MAX;
+    #[rustfmt::skip]
+    let cols = vec![
+        0, 2, 5,        // full row
+        pad, pad, pad,  // empty row
+        5, pad, pad,    // one entry, last column
+        1, 3, 4,        // full row
+    ];
+    let vals = vec![1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 5.0, 6.0, 7.0];
+    let a = Ell::<f64>::from_ell_arrays(4, 6, 3, cols, vals).unwrap();
+    let width0 = Ell::<f64>::from_ell_arrays(4, 6, 0, vec![], vec![]).unwrap();
+    let be = vec![(vec![1, 0], 8.0), (vec![2, 5], 9.0), (vec![3, 0], 10.0)];
+    let b: Csr<f64> = build(&[4, 6], &be);
+    let bd = DenseT::from_entries(&[4, 6], &be);
+    let (x, xd) = dense_vec(6, 3);
+    for a in [a, width0] {
+        let ad = DenseT::from_entries(&[4, 6], &a.entries());
+        let mut y = Dense1::zeros(4);
+        spmv_ell(&mut y, &a, &x).unwrap();
+        assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, a.width());
+        let mut c = Csr::<f64>::new(&[4, 6]).unwrap();
+        add_ell_csr(&mut c, &a, &b).unwrap();
+        let expect = elementwise(&ad, &bd, |x, y| x + y);
+        assert_close(&c.to_dense(), &expect, f64::TOL, a.width());
+        revalidate(&c);
     }
 }

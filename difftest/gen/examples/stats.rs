@@ -45,8 +45,18 @@ fn main() {
         let padded = k.params.iter().any(
             |p| matches!(&p.kind, ParamKind::Input(f) if !f.remapped && f.kinds.contains(&Kind::SingletonPadded)),
         );
+        let slotted = k
+            .params
+            .iter()
+            .any(|p| matches!(&p.kind, ParamKind::Input(f) if f.kinds.contains(&Kind::Slotted)));
+        if slotted {
+            bump("slotted input (Ell or explicit)".into());
+            if limitations(&k).is_empty() {
+                bump("slotted input, oracle accepted".into());
+            }
+        }
         if remapped {
-            bump("remapped input (Dia, Ell)".into());
+            bump("remapped input (Dia)".into());
             if limitations(&k).is_empty() {
                 bump("remapped input, oracle accepted".into());
             }

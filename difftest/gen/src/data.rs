@@ -189,8 +189,7 @@ pub fn coordinates(shape: &[usize]) -> Vec<Vec<usize>> {
 /// one coordinate per parent position, so entries that share its parent position must agree on
 /// it (equal coordinates share the position).
 pub fn representable(f: &Format, entries: Entries) -> Entries {
-    // A remapped format holds any entries (DIA stores every diagonal that has one, ELL pads
-    // its rows to the fullest).
+    // A remapped format holds any entries (DIA stores every diagonal that has one).
     if f.remapped {
         return entries;
     }
@@ -207,7 +206,7 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
             key.push(storage[level]);
             level += 1;
             match kind {
-                Kind::Dense | Kind::Compressed | Kind::Hashed => {}
+                Kind::Dense | Kind::Compressed | Kind::Hashed | Kind::Slotted => {}
                 Kind::CompressedNu => {
                     // The run: branchless levels below, through the first unique one.
                     let mut unique = false;
@@ -244,8 +243,9 @@ pub fn padded_singletons(f: &Format) -> Vec<usize> {
     let mut padded = false;
     for (level, kind) in f.kinds.iter().enumerate() {
         padded = match kind {
-            // A hash level's empty buckets, like dense positions, have children too.
-            Kind::Dense | Kind::Hashed => true,
+            // A hash level's empty buckets and a slotted level's empty slots, like dense
+            // positions, have children too.
+            Kind::Dense | Kind::Hashed | Kind::Slotted => true,
             Kind::Compressed | Kind::CompressedNu | Kind::Range => false,
             Kind::Singleton | Kind::SingletonNu | Kind::Offset | Kind::SingletonPadded => padded,
         };

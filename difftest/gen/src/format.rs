@@ -20,6 +20,8 @@ pub enum Kind {
     Hashed,
     /// `Singleton<I, Padded>` (`SingletonPadded<I>`): a position may hold no coordinate.
     SingletonPadded,
+    /// `Slotted<I>`: ELL's columns, a fixed number of slots per parent position, padded.
+    Slotted,
     /// `Range`: DIA's rows (only inside `Dia`).
     Range,
     /// `Offset`: DIA's columns (only inside `Dia`).
@@ -37,6 +39,7 @@ impl Kind {
             Kind::SingletonNu => "SingletonNonUnique",
             Kind::Hashed => "Hashed",
             Kind::SingletonPadded => "SingletonPadded",
+            Kind::Slotted => "Slotted",
             Kind::Range => "Range",
             Kind::Offset => "Offset",
         }
@@ -131,7 +134,7 @@ pub struct Format {
     pub modes: Vec<usize>,
     /// The written form.
     pub spelling: Spelling,
-    /// A remapped alias (`Dia`, `Ell`): the levels store a view with one hidden mode.
+    /// A remapped alias (`Dia`): the levels store a view with one hidden mode.
     pub remapped: bool,
 }
 
@@ -174,16 +177,16 @@ pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
     ("HashMat", &[Kind::Dense, Kind::Hashed], &[0, 1]),
     // Remapped formats (see `REMAPPED`): storage levels over the logical modes and a hidden one.
     ("Dia", &[Kind::Dense, Kind::Range, Kind::Offset], &[2, 0, 1]),
-    (
-        "Ell",
-        &[Kind::Dense, Kind::Dense, Kind::SingletonPadded],
-        &[0, 2, 1],
-    ),
+    ("Ell", &[Kind::Dense, Kind::Slotted], &[0, 1]),
 ];
 
 /// The remapped aliases: they store a view with one hidden mode (numbered after the logical
 /// ones), which a kernel sums over; whether the alias takes an index type.
-pub const REMAPPED: &[(&str, bool)] = &[("Dia", false), ("Ell", true)];
+pub const REMAPPED: &[(&str, bool)] = &[("Dia", false)];
+
+/// The structured matrix aliases, drawn with a share of their own among the many matrix
+/// formats.
+pub const STRUCTURED: &[&str] = &["Dia", "Ell"];
 
 impl Format {
     /// The alias `name` (one of [`ALIASES`]) with index type `index` (`None`: not written).
@@ -406,7 +409,8 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                 Kind::Compressed,
                 Kind::CompressedNu,
                 Kind::Hashed,
-            ][rng.weighted(&[4, 4, 2, 1])],
+                Kind::Slotted,
+            ][rng.weighted(&[4, 4, 2, 1, 1])],
             Some(prev) if !prev.unique() => {
                 if last || rng.chance(0.6) {
                     Kind::Singleton
@@ -420,7 +424,8 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                 Kind::Singleton,
                 Kind::Hashed,
                 Kind::SingletonPadded,
-            ][rng.weighted(&[4, 4, 1, 2, 1])],
+                Kind::Slotted,
+            ][rng.weighted(&[4, 4, 1, 2, 1, 1])],
             Some(_) => [
                 Kind::Dense,
                 Kind::Compressed,
@@ -429,7 +434,8 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                 Kind::SingletonNu,
                 Kind::Hashed,
                 Kind::SingletonPadded,
-            ][rng.weighted(&[6, 6, 2, 1, 1, 1, 1])],
+                Kind::Slotted,
+            ][rng.weighted(&[6, 6, 2, 1, 1, 1, 1, 1])],
         };
         kinds.push(kind);
     }
@@ -497,6 +503,7 @@ mod tests {
                 "SN" => Kind::SingletonNu,
                 "H" => Kind::Hashed,
                 "SP" => Kind::SingletonPadded,
+                "SL" => Kind::Slotted,
                 other => panic!("{other}"),
             })
             .collect()

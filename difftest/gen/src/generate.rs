@@ -732,7 +732,7 @@ impl Gen {
     fn sparse_format(&mut self, order: usize) -> Format {
         // The remapped formats get a share of their own among the many matrix formats.
         if order == 2 && self.rng.chance(0.2) {
-            let (name, _) = *self.rng.pick(crate::format::REMAPPED);
+            let name = *self.rng.pick(crate::format::STRUCTURED);
             let index = self.index();
             return Format::alias(name, index);
         }
@@ -766,11 +766,11 @@ impl Gen {
         if self.rng.chance(0.4) {
             return self.dense_format(order);
         }
-        // A remapped format is never an output (its hidden coordinates depend on all entries).
+        // Only aliases whose levels assemble (not `Dia` nor `Ell`).
         let aliases: Vec<&str> = ALIASES
             .iter()
             .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
-            .filter(|a| !Format::alias(a.0, None).remapped)
+            .filter(|a| Format::alias(a.0, None).assemblable())
             .map(|a| a.0)
             .collect();
         if !aliases.is_empty() && self.rng.chance(0.5) {

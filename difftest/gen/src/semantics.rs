@@ -462,7 +462,7 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
     }
 }
 
-/// The kernel as its loops see it: every access of a remapped format (`Dia`, `Ell`) also
+/// The kernel as its loops see it: every access of a remapped format (`Dia`) also
 /// indexes the view's hidden mode, with a variable of its own that no other access uses, and
 /// the set of those hidden variables (placed by [`place_with_hidden`]).
 pub fn with_hidden_vars(k: &Kernel) -> (Kernel, BTreeSet<usize>) {

@@ -73,12 +73,13 @@ impl Lowerer<'_> {
             })
             .collect();
         // The minimum of the iterators' coordinates is the next coordinate only if each
-        // visits its coordinates in order and no position without one (no level whose
-        // iterator would need reordering is merged compactly: every such level locates).
+        // visits its coordinates in order (no level whose iterator would need reordering is
+        // merged compactly: every such level locates) and sits at one (an iterator over a
+        // level that is not compact skips its empty positions).
         for &(a, k) in &sparse {
-            if !self.format(a).levels[k].is_ordered() || !self.iterates_compactly(scope, a, k) {
+            if !self.format(a).levels[k].is_ordered() {
                 self.fail(format!(
-                    "level {k} of access {a} is merged compactly but is not ordered and compact"
+                    "level {k} of access {a} is merged compactly but is not ordered"
                 ));
             }
         }
@@ -86,6 +87,7 @@ impl Lowerer<'_> {
         let mut stmts = Vec::new();
         for &(a, k) in &sparse {
             stmts.extend(self.iterator_bounds(scope, a, k, true));
+            stmts.extend(self.skip_empty(scope, a, k));
         }
         let mut body = Vec::new();
         if !every_coordinate {
@@ -152,8 +154,9 @@ impl Lowerer<'_> {
             } else {
                 var(Local::RunEnd(a, k))
             };
-            let advance = Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next);
-            body.push(Stmt::If(var(Local::Matched(a, k)), vec![advance], vec![]));
+            let mut advance = vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next)];
+            advance.extend(self.skip_empty(scope, a, k));
+            body.push(Stmt::If(var(Local::Matched(a, k)), advance, vec![]));
         }
         let looping = if every_coordinate {
             Stmt::For(Local::Index(v), IrExpr::Usize(0), self.dim(v), body)

@@ -5,7 +5,7 @@
 
 use super::{Lowerer, Pos, Scope};
 use crate::format::LevelFn;
-use crate::ir::{and, bin, call, select, try_, var, Expr as IrExpr, Local, Op, Stmt};
+use crate::ir::{and, bin, call, not, select, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::notation::AccessId;
 
 impl Lowerer<'_> {
@@ -156,6 +156,29 @@ impl Lowerer<'_> {
             Some(Pos::One(_))
         );
         level.is_compact() || level.is_branchless() && below_one
+    }
+
+    /// Whether iterator `(a, k)` runs over positions that may hold no coordinate in storage
+    /// order (an ordered level that is not compact, ELL's slots, not reordered): a merge then
+    /// steps it over them with [`Self::skip_empty`].
+    pub(super) fn skips_empty(&self, scope: &Scope, a: AccessId, k: usize) -> bool {
+        !self.iterates_compactly(scope, a, k) && !scope.reordered.contains(&(a, k))
+    }
+
+    /// `while p < end && !is_stored(p) { p += 1 }` for an iterator that skips empty positions
+    /// (nothing for any other). Emitted after its bounds and after each advance, so that a
+    /// merge finds it at a stored coordinate or at its end and reads coordinates only there
+    /// (iterator conversion, Chou 2018, 4.3: an ordered iterator over a non-compact level
+    /// needs no reordering, only skipping).
+    pub(super) fn skip_empty(&self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
+        if !self.skips_empty(scope, a, k) {
+            return Vec::new();
+        }
+        let p = var(Local::Pos(a, k));
+        let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![p.clone()]);
+        let empty = and(bin(Op::Lt, p.clone(), var(Local::End(a, k))), not(stored));
+        let step = bin(Op::Add, p.clone(), IrExpr::Usize(1));
+        vec![Stmt::While(empty, vec![Stmt::Assign(p, Assign::Set, step)])]
     }
 
     /// The bounds of a reordered iterator: the level's segment below its parent, copied into

@@ -87,8 +87,7 @@ impl Lowerer<'_> {
             scope.reordered.push((a, k));
         }
         let scope = &scope;
-        let skips_empty =
-            !self.iterates_compactly(scope, a, k) && !scope.reordered.contains(&(a, k));
+        let skips_empty = self.skips_empty(scope, a, k);
         let mut stmts = self.iterator_bounds(scope, a, k, !unique);
         let mut body = vec![Stmt::Let(
             Local::Index(v),
@@ -256,12 +255,12 @@ impl Lowerer<'_> {
                 ));
             }
         }
-        // Merging needs each iterator's coordinates unique-per-step and in order: an unordered
-        // or non-compact level is merged through an ordered copy of its segment.
+        // Merging needs each iterator's coordinates in order: an unordered level is merged
+        // through an ordered copy of its segment; an ordered one that is not compact skips
+        // its empty positions.
         let mut scope = scope.clone();
         for &(a, k) in &all_sparse {
-            let level = &self.format(a).levels[k];
-            if !level.is_ordered() || !self.iterates_compactly(&scope, a, k) {
+            if !self.format(a).levels[k].is_ordered() {
                 scope.reordered.push((a, k));
             }
         }
@@ -269,6 +268,7 @@ impl Lowerer<'_> {
         let mut stmts = Vec::new();
         for &(a, k) in &all_sparse {
             stmts.extend(self.iterator_bounds(scope, a, k, true));
+            stmts.extend(self.skip_empty(scope, a, k));
         }
         if dense_driven {
             stmts.push(Stmt::Let(Local::Index(v), true, IrExpr::Usize(0)));
@@ -363,12 +363,12 @@ impl Lowerer<'_> {
             } else {
                 var(Local::RunEnd(a, k))
             };
-            let advance = Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next);
-            body.push(if trivially_matched {
-                advance
-            } else {
-                Stmt::If(self.matches(a, k, v), vec![advance], vec![])
-            });
+            let mut advance = vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next)];
+            advance.extend(self.skip_empty(scope, a, k));
+            match trivially_matched {
+                true => body.extend(advance),
+                false => body.push(Stmt::If(self.matches(a, k, v), advance, vec![])),
+            }
         }
         if dense_driven {
             body.push(Stmt::Assign(

@@ -21,6 +21,7 @@ mod hashed;
 mod markers;
 mod runs;
 mod singleton;
+mod slotted;
 
 pub use compressed::{Compressed, CompressedNonUnique};
 pub use dense::Dense;
@@ -29,6 +30,7 @@ pub use diagonal::{Offset, Range};
 pub use hashed::Hashed;
 pub use markers::{Markers, NonUnique, Padded};
 pub use singleton::{Singleton, SingletonNonUnique, SingletonPadded};
+pub use slotted::Slotted;
 
 use crate::Error;
 use std::fmt::Debug;

@@ -117,3 +117,42 @@ fn ell_raw_arrays_are_validated() {
         Err(Error::IndexOverflow { .. })
     ));
 }
+
+/// `Slotted` composes like any level: as the root (a padded sparse vector), above a dense
+/// block, and its `from_levels` validation names the slot that breaks a rule.
+#[test]
+fn slotted_level_composes_and_validates() {
+    use crate::{Dense, Slotted, Tensor};
+    let pad = u32::MAX;
+    let v = Tensor::<f64, (Slotted,)>::from_entries(&[9], [([7], 1.0), ([2], 2.0)]).unwrap();
+    assert_eq!(v.levels().0.crd(), &[2, 7]);
+    assert_eq!(v.entries(), vec![(vec![2], 2.0), (vec![7], 1.0)]);
+    // Rows of 2x1 blocks: two block slots per row, the deeper level dense.
+    let list = [([0, 3, 1], 1.0), ([0, 3, 0], 2.0), ([1, 0, 1], 3.0)];
+    let t = Tensor::<f64, (Dense, Slotted, Dense)>::from_entries(&[2, 4, 2], list).unwrap();
+    assert_eq!(t.levels().1.crd(), &[3, 0]);
+    assert_eq!(t.levels().1.width(), 1);
+    assert_eq!(t.vals(), &[2.0, 1.0, 0.0, 3.0]);
+    assert_eq!(t.nnz(), 4);
+    let check = |crd: Vec<u32>| {
+        let level = Slotted::from_raw(5, 2, crd).unwrap();
+        Tensor::<f64, (Dense, Slotted)>::from_levels(&[2, 5], (Dense::new(2), level), vec![0.0; 4])
+            .map(drop)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(check(vec![0, 4, pad, pad]), Ok(()));
+    assert!(check(vec![4, 0, pad, pad])
+        .unwrap_err()
+        .contains("strictly increasing"));
+    assert!(check(vec![1, 1, pad, pad])
+        .unwrap_err()
+        .contains("strictly increasing"));
+    assert!(check(vec![pad, 1, pad, pad])
+        .unwrap_err()
+        .contains("empty slots last"));
+    assert!(Slotted::<u32>::from_raw(5, 2, vec![5, pad]).is_err());
+    let short = Slotted::from_raw(5, 2, vec![0, 1, 2]).unwrap();
+    let err =
+        Tensor::<f64, (Dense, Slotted)>::from_levels(&[2, 5], (Dense::new(2), short), vec![0.0; 3]);
+    assert!(err.unwrap_err().to_string().contains("slots"));
+}
