@@ -200,7 +200,10 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
     locate: false,
     assembly: Some(Assembly::Append),
     full: Property::Never,
-    ordered: Property::Always,
+    ordered: Property::Configurable {
+        default: true,
+        marker: "Unordered",
+    },
     unique: Property::Configurable {
         default: true,
         marker: "NonUnique",

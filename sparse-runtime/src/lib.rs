@@ -37,6 +37,7 @@
 //! | [`Dense`] | value | yes | insert | yes | yes | yes | | yes |
 //! | [`Compressed<I>`](Compressed) | position | | append | | yes | yes | | yes |
 //! | [`Compressed<I, NonUnique>`](CompressedNonUnique) | position (runs) | | append | | yes | | | yes |
+//! | [`Compressed<I, Unordered>`](Unordered) | position (reordered to merge) | | append | | | yes | | yes |
 //! | [`Singleton<I>`](Singleton) | position | | append | | yes | yes | yes | yes |
 //! | [`Singleton<I, NonUnique>`](SingletonNonUnique) | position (runs) | | append | | yes | | yes | yes |
 //! | [`Singleton<I, Padded>`](SingletonPadded) | position (skips empty) | | | | yes | yes | yes | |
@@ -93,7 +94,7 @@ pub use error::Error;
 pub use index::Index;
 pub use level::{
     Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Offset, Padded,
-    Properties, Range, Singleton, SingletonNonUnique, SingletonPadded, Slotted,
+    Properties, Range, Singleton, SingletonNonUnique, SingletonPadded, Slotted, Unordered,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
@@ -110,7 +111,7 @@ pub mod prelude {
         sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
         Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity,
         Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
-        SingletonPadded, Slotted, SparseVec, Tensor, Value,
+        SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
     };
 }
 

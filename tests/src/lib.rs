@@ -393,6 +393,15 @@ pub fn matvec<V: TestValue>(a: &DenseT<V>, x: &DenseT<V>) -> DenseT<V> {
     y
 }
 
+/// The oracle of an element-wise `f(a, b)` over two dense tensors of one shape.
+pub fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64) -> DenseT<f64> {
+    let mut out = DenseT::zeros(&a.shape);
+    for c in coordinates(&a.shape) {
+        out.set(&c, f(a.get(&c), b.get(&c)));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,15 +90,6 @@ sparse_kernel! {
     }
 }
 
-/// The oracle of an element-wise `f(a, b)` over one shape.
-fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64) -> DenseT<f64> {
-    let mut out = DenseT::zeros(&a.shape);
-    for c in coordinates(&a.shape) {
-        out.set(&c, f(a.get(&c), b.get(&c)));
-    }
-    out
-}
-
 /// The coordinates where `present` holds, in order: a sparse output's expected pattern.
 fn pattern(shape: &[usize], present: impl Fn(&[usize]) -> bool) -> Vec<Vec<usize>> {
     coordinates(shape)

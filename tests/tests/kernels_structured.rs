@@ -125,15 +125,6 @@ fn entries_1d(e: &[(Vec<usize>, f64)]) -> Vec<(Vec<usize>, f64)> {
     e.iter().map(|(c, v)| (vec![c[0]], *v)).collect()
 }
 
-/// The oracle of an element-wise `f(a, b)`.
-fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64) -> DenseT<f64> {
-    let mut out = DenseT::zeros(&a.shape);
-    for c in coordinates(&a.shape) {
-        out.set(&c, f(a.get(&c), b.get(&c)));
-    }
-    out
-}
-
 #[test]
 fn elementwise_and_reductions_match_oracle() {
     for shape in SHAPES {

@@ -16,7 +16,7 @@ sparse_kernel! {
     pub fn dense_level_has_no_index_type(y: &mut f64, a: &Tensor<f64, (Dense<u64>,)>) {
         y = a(i)
     }
-    pub fn unknown_marker(y: &mut f64, a: &Tensor<f64, (Compressed<u32, Unordered>,)>) {
+    pub fn unknown_marker(y: &mut f64, a: &Tensor<f64, (Compressed<u32, Padded>,)>) {
         y = a(i)
     }
     pub fn alias_carries_its_marker(y: &mut f64, a: &Tensor<f64, (CompressedNonUnique<u32, NonUnique>, Singleton)>) {

@@ -55,6 +55,15 @@ fn main() {
                 bump("slotted input, oracle accepted".into());
             }
         }
+        let unordered = k.params.iter().any(|p| {
+            matches!(&p.kind, ParamKind::Input(f) if f.kinds.contains(&Kind::CompressedUnordered))
+        });
+        if unordered {
+            bump("unordered input".into());
+            if limitations(&k).is_empty() {
+                bump("unordered input, oracle accepted".into());
+            }
+        }
         if remapped {
             bump("remapped input (Dia)".into());
             if limitations(&k).is_empty() {

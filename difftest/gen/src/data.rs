@@ -206,7 +206,11 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
             key.push(storage[level]);
             level += 1;
             match kind {
-                Kind::Dense | Kind::Compressed | Kind::Hashed | Kind::Slotted => {}
+                Kind::Dense
+                | Kind::Compressed
+                | Kind::CompressedUnordered
+                | Kind::Hashed
+                | Kind::Slotted => {}
                 Kind::CompressedNu => {
                     // The run: branchless levels below, through the first unique one.
                     let mut unique = false;
@@ -246,7 +250,9 @@ pub fn padded_singletons(f: &Format) -> Vec<usize> {
             // A hash level's empty buckets and a slotted level's empty slots, like dense
             // positions, have children too.
             Kind::Dense | Kind::Hashed | Kind::Slotted => true,
-            Kind::Compressed | Kind::CompressedNu | Kind::Range => false,
+            Kind::Compressed | Kind::CompressedNu | Kind::CompressedUnordered | Kind::Range => {
+                false
+            }
             Kind::Singleton | Kind::SingletonNu | Kind::Offset | Kind::SingletonPadded => padded,
         };
         // A padded singleton may leave a position empty: size 0 is fine for it.

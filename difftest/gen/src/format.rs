@@ -12,6 +12,8 @@ pub enum Kind {
     Compressed,
     /// `CompressedNonUnique<I>`.
     CompressedNu,
+    /// `Compressed<I, Unordered>`: segments in any order (built in decreasing order).
+    CompressedUnordered,
     /// `Singleton<I>`.
     Singleton,
     /// `SingletonNonUnique<I>`.
@@ -35,6 +37,7 @@ impl Kind {
             Kind::Dense => "Dense",
             Kind::Compressed => "Compressed",
             Kind::CompressedNu => "CompressedNonUnique",
+            Kind::CompressedUnordered => "Compressed<_, Unordered>",
             Kind::Singleton => "Singleton",
             Kind::SingletonNu => "SingletonNonUnique",
             Kind::Hashed => "Hashed",
@@ -290,7 +293,7 @@ impl Format {
         }
         while at < k.len() {
             match k[at] {
-                Kind::Compressed => at += 1,
+                Kind::Compressed | Kind::CompressedUnordered => at += 1,
                 Kind::CompressedNu => {
                     at += 1;
                     while at < k.len() && k[at] == Kind::SingletonNu {
@@ -344,6 +347,8 @@ impl Format {
                                 "Compressed"
                             };
                             format!("{base}<{}, NonUnique>", i.name())
+                        } else if kind == Kind::CompressedUnordered {
+                            format!("Compressed<{}, Unordered>", i.name())
                         } else if kind == Kind::SingletonPadded && (*markers || written) {
                             format!("Singleton<{}, Padded>", i.name())
                         } else if kind == Kind::Dense || !written {
@@ -403,14 +408,20 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
     for k in 0..n {
         let last = k + 1 == n;
         let kind = match kinds.last() {
-            None if last => [Kind::Dense, Kind::Compressed, Kind::Hashed][rng.weighted(&[4, 4, 2])],
+            None if last => [
+                Kind::Dense,
+                Kind::Compressed,
+                Kind::Hashed,
+                Kind::CompressedUnordered,
+            ][rng.weighted(&[4, 4, 2, 2])],
             None => [
                 Kind::Dense,
                 Kind::Compressed,
                 Kind::CompressedNu,
                 Kind::Hashed,
                 Kind::Slotted,
-            ][rng.weighted(&[4, 4, 2, 1, 1])],
+                Kind::CompressedUnordered,
+            ][rng.weighted(&[4, 4, 2, 1, 1, 1])],
             Some(prev) if !prev.unique() => {
                 if last || rng.chance(0.6) {
                     Kind::Singleton
@@ -425,7 +436,8 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                 Kind::Hashed,
                 Kind::SingletonPadded,
                 Kind::Slotted,
-            ][rng.weighted(&[4, 4, 1, 2, 1, 1])],
+                Kind::CompressedUnordered,
+            ][rng.weighted(&[4, 4, 1, 2, 1, 1, 2])],
             Some(_) => [
                 Kind::Dense,
                 Kind::Compressed,
@@ -435,7 +447,8 @@ pub fn random_valid_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
                 Kind::Hashed,
                 Kind::SingletonPadded,
                 Kind::Slotted,
-            ][rng.weighted(&[6, 6, 2, 1, 1, 1, 1, 1])],
+                Kind::CompressedUnordered,
+            ][rng.weighted(&[6, 6, 2, 1, 1, 1, 1, 1, 2])],
         };
         kinds.push(kind);
     }
@@ -464,6 +477,8 @@ pub fn random_assemblable_kinds(rng: &mut Rng, n: usize) -> Vec<Kind> {
             kinds.push(Kind::CompressedNu);
             kinds.extend(std::iter::repeat_n(Kind::SingletonNu, len - 2));
             kinds.push(Kind::Singleton);
+        } else if rng.chance(0.15) {
+            kinds.push(Kind::CompressedUnordered);
         } else {
             kinds.push(Kind::Compressed);
         }
@@ -504,6 +519,7 @@ mod tests {
                 "H" => Kind::Hashed,
                 "SP" => Kind::SingletonPadded,
                 "SL" => Kind::Slotted,
+                "CU" => Kind::CompressedUnordered,
                 other => panic!("{other}"),
             })
             .collect()

@@ -73,16 +73,16 @@ impl Lowerer<'_> {
             })
             .collect();
         // The minimum of the iterators' coordinates is the next coordinate only if each
-        // visits its coordinates in order (no level whose iterator would need reordering is
-        // merged compactly: every such level locates) and sits at one (an iterator over a
-        // level that is not compact skips its empty positions).
+        // visits its coordinates in order (an unordered level is iterated through a sorted
+        // copy of its segment) and sits at one (an iterator over a level that is not compact
+        // skips its empty positions).
+        let mut scope = scope.clone();
         for &(a, k) in &sparse {
             if !self.format(a).levels[k].is_ordered() {
-                self.fail(format!(
-                    "level {k} of access {a} is merged compactly but is not ordered"
-                ));
+                scope.reordered.push((a, k));
             }
         }
+        let scope = &scope;
         let every_coordinate = self.present_without_sparse(scope, &expr, v);
         let mut stmts = Vec::new();
         for &(a, k) in &sparse {
@@ -95,7 +95,7 @@ impl Lowerer<'_> {
             // "exhausted": every coordinate is below it).
             for &(a, k) in &sparse {
                 let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
-                let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![p.clone()]);
+                let coord = self.iter_coord(scope, a, k);
                 let coord = select(bin(Op::Lt, p, end), coord, self.dim(v));
                 body.push(Stmt::Let(Local::Coord(a, k), false, coord));
             }
@@ -109,7 +109,7 @@ impl Lowerer<'_> {
         for &(a, k) in &sparse {
             let matched = if every_coordinate {
                 let (p, end) = (var(Local::Pos(a, k)), var(Local::End(a, k)));
-                let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![p.clone()]);
+                let coord = self.iter_coord(scope, a, k);
                 // `&&` short-circuits: the coordinate is read only before the end.
                 and(
                     bin(Op::Lt, p, end),
@@ -119,6 +119,17 @@ impl Lowerer<'_> {
                 bin(Op::Eq, var(Local::Coord(a, k)), var(Local::Index(v)))
             };
             body.push(Stmt::Let(Local::Matched(a, k), false, matched));
+            // A reordered iterator's level position, read only where it sits at `v`.
+            for bind in self.bind_iter_pos(scope, a, k) {
+                match bind {
+                    Stmt::Let(local, m, pos) => body.push(Stmt::Let(
+                        local,
+                        m,
+                        select(var(Local::Matched(a, k)), pos, IrExpr::Usize(0)),
+                    )),
+                    other => body.push(other),
+                }
+            }
             if !self.format(a).levels[k].is_unique() {
                 let p = var(Local::Pos(a, k));
                 let run_end = self.level_call_in(
@@ -135,10 +146,12 @@ impl Lowerer<'_> {
         let mut inner = scope.clone();
         inner.bound[v] = true;
         inner.compact = true;
+        // What drives this loop is decided; the loops below decide their own.
+        inner.reordered.clear();
         for &(a, k) in &sparse {
             let p = var(Local::Pos(a, k));
             inner.pos[a].push(if self.format(a).levels[k].is_unique() {
-                Pos::One(p)
+                Pos::One(self.iter_pos(scope, a, k))
             } else {
                 Pos::Run(p, var(Local::RunEnd(a, k)))
             });

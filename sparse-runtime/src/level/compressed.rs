@@ -26,9 +26,12 @@ struct AppendState {
 /// A compressed level (CSR's columns): the children of parent position `p`
 /// are the positions `pos[p]..pos[p + 1]`, whose coordinates are stored in `crd`.
 ///
-/// Iterated by position; assembled by append. Properties: ordered and compact;
-/// neither full nor branchless; unique unless `P` is [`NonUnique`]
-/// ([`CompressedNonUnique`] spells that, COO's first level).
+/// Iterated by position; assembled by append. Properties: compact; neither
+/// full nor branchless; unique unless `P` is [`NonUnique`]
+/// ([`CompressedNonUnique`] spells that, COO's first level); ordered unless
+/// `P` is [`Unordered`](super::Unordered) (each segment in any order, its
+/// coordinates still unique; built from entries, each segment is stored in
+/// decreasing order).
 ///
 /// # Invariants
 ///
@@ -43,7 +46,8 @@ struct AppendState {
 /// - `size` fits `I`;
 /// - every `crd[q] < size`;
 /// - *ordered*: the coordinates of each segment `pos[p]..pos[p + 1]` are
-///   non-decreasing, and *unique* (unless `P` is `NonUnique`): strictly increasing.
+///   non-decreasing, and *unique* (unless `P` is `NonUnique`): strictly
+///   increasing; for an `Unordered` level, only unique.
 ///
 /// *Compact* holds by construction (every position holds a coordinate).
 /// A unique compressed level may sit anywhere in a format. A non-unique one's
@@ -70,7 +74,7 @@ impl<I: Index, P: Markers> Compressed<I, P> {
     /// tensor is assembled. Errors report level 0.
     #[inline]
     pub fn from_raw(size: usize, pos: Vec<I>, crd: Vec<I>) -> Result<Self, Error> {
-        validate_raw(size, &pos, &crd, P::UNIQUE)?;
+        validate_raw::<I, P>(size, &pos, &crd)?;
         Ok(Self::from_parts_unchecked(size, pos, crd))
     }
 
@@ -321,7 +325,7 @@ impl<I: Index, P: Markers> Level for Compressed<I, P> {
             name: "Compressed",
             markers: P::LABEL,
             full: false,
-            ordered: true,
+            ordered: P::ORDERED,
             unique: P::UNIQUE,
             branchless: false,
             compact: true,
@@ -340,7 +344,7 @@ impl<I: Index, P: Markers> Level for Compressed<I, P> {
                 parent_count.saturating_add(1)
             )));
         }
-        validate_raw(self.size, &self.pos, &self.crd, P::UNIQUE)?;
+        validate_raw::<I, P>(self.size, &self.pos, &self.crd)?;
         Ok(self.crd.len())
     }
 
@@ -388,8 +392,33 @@ impl<I: Index, P: Markers> Level for Compressed<I, P> {
             level.append_edges(parent, begin, level.len());
         }
         level.append_finalize(parent_count)?;
+        if !P::ORDERED {
+            level.reverse_segments(positions)?;
+        }
         let count = level.len();
         Ok((level, count))
+    }
+}
+
+impl<I: Index, P: Markers> Compressed<I, P> {
+    /// Reverses every segment of a level [`Level::build`] just built in order,
+    /// moving each entry's position (`positions`) with its coordinate. An
+    /// unordered level may hold its segments in any order; building them in
+    /// decreasing order makes a kernel that wrongly assumed order fail
+    /// visibly in tests rather than pass by luck.
+    fn reverse_segments(&mut self, positions: &mut [usize]) -> Result<(), Error> {
+        let mut mirror = alloc::filled(self.crd.len(), 0usize, "the segment mirror")?;
+        for w in self.pos.windows(2) {
+            let (begin, end) = (w[0].to_usize(), w[1].to_usize());
+            self.crd[begin..end].reverse();
+            for (q, m) in mirror[begin..end].iter_mut().enumerate() {
+                *m = end - 1 - q;
+            }
+        }
+        for p in positions.iter_mut() {
+            *p = mirror[*p];
+        }
+        Ok(())
     }
 }
 
@@ -419,12 +448,47 @@ impl<I: Index, P: Markers> Compressed<I, P> {
 }
 
 /// Checks every invariant of raw compressed arrays except the parent count.
-fn validate_raw<I: Index>(size: usize, pos: &[I], crd: &[I], strict: bool) -> Result<(), Error> {
+fn validate_raw<I: Index, P: Markers>(size: usize, pos: &[I], crd: &[I]) -> Result<(), Error> {
     let size_i = fits::<I>(size)?;
     let len_i = fits::<I>(crd.len())?;
     check_pos(pos, len_i)?;
     check_crd_bounds(crd, size_i)?;
-    check_segments(pos, crd, strict)
+    match P::ORDERED {
+        true => check_segments(pos, crd, P::UNIQUE),
+        false => check_unique_unordered(pos, crd),
+    }
+}
+
+/// Siblings of an unordered level are unique: each segment, sorted in a
+/// scratch copy, has no two equal neighbours. (An unordered level is always
+/// unique: the `Unordered` marker sets no `NonUnique`.) Requires `pos` to have
+/// passed [`check_pos`].
+fn check_unique_unordered<I: Index>(pos: &[I], crd: &[I]) -> Result<(), Error> {
+    let mut sorted: Vec<I> = Vec::new();
+    for (p, w) in pos.windows(2).enumerate() {
+        let seg = &crd[w[0].to_usize()..w[1].to_usize()];
+        sorted.clear();
+        sorted
+            .try_reserve(seg.len())
+            .map_err(|_| Error::NotRepresentable {
+                detail: format!(
+                    "cannot allocate {} coordinates to check a segment",
+                    seg.len()
+                ),
+            })?;
+        sorted.extend_from_slice(seg);
+        sorted.sort_unstable();
+        if let Some(k) = sorted.windows(2).position(|c| c[0] == c[1]) {
+            return Err(Error::invalid_level(
+                0,
+                format!(
+                    "the coordinates of parent position {p} are not unique: {} appears twice",
+                    sorted[k].to_usize()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `pos[0] == 0`, non-decreasing, last entry `== crd.len()`.

@@ -15,6 +15,8 @@ pub trait Markers:
     const UNIQUE: bool;
     /// Positions may hold no coordinate (a singleton level's padding, as in ELL).
     const PADDED: bool = false;
+    /// Siblings are in increasing coordinate order.
+    const ORDERED: bool = true;
     /// The markers as written in a type (`""` for none), for messages.
     const LABEL: &'static str;
 }
@@ -51,4 +53,22 @@ impl Markers for Padded {
     const UNIQUE: bool = true;
     const PADDED: bool = true;
     const LABEL: &'static str = "Padded";
+}
+
+/// Marks a [`Compressed`](super::Compressed) level as *unordered*: the
+/// coordinates of a segment may come in any order (still unique). Data
+/// arriving unsorted per row (a scatter into CSR rows, a hash-ordered
+/// export) is stored as it is, without a sort; a kernel visits such a segment
+/// in storage order where order does not matter (a dense or accumulating
+/// result), and through a sorted copy where it merges it with other operands
+/// or appends a sparse output along it (Chou et al. 2018, 4.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Unordered;
+
+impl Sealed for Unordered {}
+
+impl Markers for Unordered {
+    const UNIQUE: bool = true;
+    const ORDERED: bool = false;
+    const LABEL: &'static str = "Unordered";
 }

@@ -28,7 +28,7 @@ pub use dense::Dense;
 pub(crate) use diagonal::{check_offsets, rows_of as diagonal_rows};
 pub use diagonal::{Offset, Range};
 pub use hashed::Hashed;
-pub use markers::{Markers, NonUnique, Padded};
+pub use markers::{Markers, NonUnique, Padded, Unordered};
 pub use singleton::{Singleton, SingletonNonUnique, SingletonPadded};
 pub use slotted::Slotted;
 

@@ -288,3 +288,24 @@ fn from_csr_arrays_validates_and_tags_the_level() {
     let e = Csr::<f64, u64>::from_csr_arrays(1, 3, vec![0, 1], vec![0], vec![]).unwrap_err();
     assert!(matches!(e, Error::LengthMismatch { what: "vals", .. }));
 }
+
+/// An unordered compressed level accepts any order within a segment, never a repeat, and
+/// reports itself unordered; an ordered one refuses the same arrays.
+#[test]
+fn unordered_compressed_checks_uniqueness_only() {
+    use crate::{Compressed, Dense, Level, Tensor, Unordered};
+    type Unord = Compressed<u32, Unordered>;
+    assert!(!Unord::properties().ordered);
+    assert_eq!(Unord::properties().to_string(), "Compressed<_, Unordered>");
+    let level = Unord::from_raw(5, vec![0, 3, 3], vec![4, 0, 2]).unwrap();
+    let t = Tensor::<f64, (Dense, Unord)>::from_levels(
+        &[2, 5],
+        (Dense::new(2), level),
+        vec![1.0, 2.0, 3.0],
+    )
+    .unwrap();
+    assert_eq!(t.entries()[0], (vec![0, 0], 2.0));
+    let repeat = Unord::from_raw(5, vec![0, 3], vec![4, 0, 4]).unwrap_err();
+    assert!(repeat.to_string().contains("4 appears twice"), "{repeat}");
+    assert!(Compressed::<u32>::from_raw(5, vec![0, 3, 3], vec![4, 0, 2]).is_err());
+}
