@@ -22,7 +22,7 @@ pub use sparse_difftest_gen::testcode::kernel_module;
 use gen::data;
 use gen::kernel::Kernel;
 use gen::reference::{self, Stored};
-use sparse_runtime::{Dia, Error, Levels, ModeOrder, Tensor, Value};
+use sparse_runtime::{CooAos, Dia, Error, Index, Levels, ModeOrder, Tensor, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -206,6 +206,22 @@ impl<V: Value> Operand<V> for Dia<V> {
     }
     fn entries(&self) -> Vec<(Vec<usize>, V)> {
         Dia::entries(self)
+    }
+}
+
+impl<V: Value, I: Index> Operand<V> for CooAos<V, I> {
+    fn from_entries<'c>(
+        shape: &[usize],
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error> {
+        CooAos::from_entries(shape, entries)
+    }
+    fn revalidate(&self) -> Result<(), Error> {
+        let s = self.shape();
+        CooAos::from_aos_arrays(s[0], s[1], self.pairs().to_vec(), self.vals().to_vec()).map(drop)
+    }
+    fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        CooAos::entries(self)
     }
 }
 

@@ -825,7 +825,7 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
 /// sit under any parent; a branchless level appends in lockstep with its parent, one
 /// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
-    if let Some(remap) = format.remap {
+    if let Some(remap) = format.remap.filter(|r| !r.hidden.is_empty()) {
         diags.error_spanned(
             &param.ty,
             format!(

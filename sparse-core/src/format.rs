@@ -152,14 +152,15 @@ pub struct Format {
     pub modes_spelled: bool,
     /// The type as written, for messages (`Csr<f64>`).
     pub written: String,
-    /// A remapped format (`Dia`): the levels store a higher-order view of the tensor,
-    /// with modes the user does not index.
+    /// A format held by a runtime struct (`Dia`, `CooAos`): the levels store its view, for
+    /// `Dia` a higher-order one with modes the user does not index.
     pub remap: Option<&'static Remap>,
 }
 
-/// A coordinate remapping (Chou et al. 2018, section 2; Chou et al. 2020, section 4): the
-/// format stores a view of a tensor with `logical` modes as a coordinate hierarchy over more
-/// modes. The user's indices name the logical modes `0..logical`; each further mode is a
+/// A format held by a runtime struct around the view kernels read (its levels share data the
+/// struct keeps consistent), possibly through a coordinate remapping (Chou et al. 2018,
+/// section 2; Chou et al. 2020, section 4): the format stores a view of a tensor with
+/// `logical` modes as a coordinate hierarchy over as many or more modes. The user's indices name the logical modes `0..logical`; each further mode is a
 /// *hidden* storage coordinate (a diagonal's number in DIA, a slot's in ELL) that a kernel sums
 /// over, which is exact because the view stores each logical coordinate under at most one
 /// hidden coordinate. An access `A(i, j)` becomes `Σ_k A'(i, j, k)` over the view, with `k` a
@@ -184,6 +185,15 @@ pub static DIA_REMAP: Remap = Remap {
     logical: 2,
     hidden: &["diag"],
     visits: "diagonal by diagonal",
+};
+
+/// COO in array-of-structs layout: `(i, j)` stored as `(CompressedAos, SingletonAos)`, two
+/// levels reading one pair array, held by the runtime's `CooAos` (no hidden mode).
+pub static COO_AOS_VIEW: Remap = Remap {
+    name: "CooAos",
+    logical: 2,
+    hidden: &[],
+    visits: "row by row",
 };
 
 impl Format {
@@ -309,6 +319,12 @@ pub const ALIASES: &[Alias] = &[
         remap: Some(&DIA_REMAP),
     },
     alias("Ell", &["Dense", "Slotted"], &[0, 1]),
+    Alias {
+        name: "CooAos",
+        levels: &["CompressedAos", "SingletonAos"],
+        modes: &[0, 1],
+        remap: Some(&COO_AOS_VIEW),
+    },
 ];
 
 const fn alias(

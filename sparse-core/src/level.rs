@@ -347,6 +347,42 @@ pub static SLOTTED: LevelDecl = LevelDecl {
     ],
 };
 
+/// `CompressedAos` (COO's rows, array-of-structs): a non-unique compressed level whose
+/// coordinate at position `q` is entry `2 q` of the pair array it shares with its child.
+pub static COMPRESSED_AOS: LevelDecl = LevelDecl {
+    name: "CompressedAos",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Never,
+    branchless: false,
+    compact: Property::Always,
+    index_typed: true,
+    functions: &[
+        func(LevelFn::PosBounds, "pos_bounds_unchecked"),
+        func(LevelFn::PosAccess, "pos_access_unchecked"),
+        func(LevelFn::RunEnd, "run_end_unchecked"),
+    ],
+};
+
+/// `SingletonAos` (COO's columns, array-of-structs): one coordinate per parent position `q`,
+/// entry `2 q + 1` of the pair array it shares with its parent.
+pub static SINGLETON_AOS: LevelDecl = LevelDecl {
+    name: "SingletonAos",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Always,
+    branchless: true,
+    compact: Property::Always,
+    index_typed: true,
+    functions: &[func(LevelFn::PosAccess, "pos_access_unchecked")],
+};
+
 /// Every level kind the runtime provides.
 pub static LEVEL_KINDS: &[&LevelDecl] = &[
     &DENSE,
@@ -356,6 +392,8 @@ pub static LEVEL_KINDS: &[&LevelDecl] = &[
     &RANGE,
     &OFFSET,
     &SLOTTED,
+    &COMPRESSED_AOS,
+    &SINGLETON_AOS,
 ];
 
 /// A runtime type name that spells a level kind with fixed markers (a type alias).
@@ -391,6 +429,18 @@ pub static LEVEL_SPELLINGS: &[LevelSpelling] = &[
     LevelSpelling {
         name: "Offset",
         kind: &OFFSET,
+        markers: &[],
+        composable: false,
+    },
+    LevelSpelling {
+        name: "CompressedAos",
+        kind: &COMPRESSED_AOS,
+        markers: &[],
+        composable: false,
+    },
+    LevelSpelling {
+        name: "SingletonAos",
+        kind: &SINGLETON_AOS,
         markers: &[],
         composable: false,
     },

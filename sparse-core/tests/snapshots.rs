@@ -163,3 +163,11 @@ fn ell_plus_csr_into_csr() {
         "pub fn add(c: &mut Csr<f64>, a: &Ell<f64>, b: &Csr<f64>) { c(i, j) = a(i, j) + b(i, j) }"
     ));
 }
+
+/// COO in array-of-structs layout: the same fused loop as `coo_spmv`, reading one pair array.
+#[test]
+fn coo_aos_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &CooAos<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}

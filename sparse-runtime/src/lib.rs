@@ -44,6 +44,8 @@
 //! | [`Slotted<I>`](Slotted) | position (skips empty) | | | | yes | yes | | |
 //! | [`Hashed<I>`](Hashed) | position (skips empty) | yes (found?) | insert (last level) | | | yes | | |
 //! | [`Range`] (inside [`Dia`]) | position | | | | yes | yes | | yes |
+//! | [`CompressedAos<I>`](CompressedAos) (inside [`CooAos`]) | position (runs) | | | | yes | | | yes |
+//! | [`SingletonAos<I>`](SingletonAos) (inside [`CooAos`]) | position | | | | yes | yes | yes | yes |
 //! | [`Offset`] (inside [`Dia`]) | position | | | | yes | yes | yes | yes |
 //!
 //! # Formats
@@ -61,6 +63,7 @@
 //! | [`HashVec`], [`HashMat`] | `(Hashed,)`, `(Dense, Hashed)` | identity | random-access construction and updates |
 //! | [`Dia`] | `(Dense, Range, Offset)` over `(d, i, j)` | remapped | banded matrices, grid stencils |
 //! | [`Ell`] | `(Dense, Slotted)` | identity | about as many entries in every row |
+//! | [`CooAos`] | `(CompressedAos, SingletonAos)` over one pair array | identity | coordinate pairs used as they arrive |
 //!
 //! Any other composition is written out as [`Tensor<V, (levels..), Modes<..>>`](Tensor).
 #![warn(missing_docs)]
@@ -93,13 +96,14 @@ pub use aliases::{
 pub use error::Error;
 pub use index::Index;
 pub use level::{
-    Compressed, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique, Offset, Padded,
-    Properties, Range, Singleton, SingletonNonUnique, SingletonPadded, Slotted, Unordered,
+    Compressed, CompressedAos, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique,
+    Offset, Padded, Properties, Range, Singleton, SingletonAos, SingletonNonUnique,
+    SingletonPadded, Slotted, Unordered,
 };
 pub use levels::Levels;
 pub use mode_order::{Identity, ModeOrder, Modes};
 pub use sparse_macros::sparse_kernel;
-pub use structured::Dia;
+pub use structured::{CooAos, Dia};
 #[doc(hidden)]
 pub use tensor::Assembly;
 pub use tensor::Tensor;
@@ -108,10 +112,10 @@ pub use value::Value;
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
     pub use crate::{
-        sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc,
-        Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity,
-        Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
-        SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
+        sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csc, Csf3, Csf4, Csr,
+        Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed,
+        Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton,
+        SingletonNonUnique, SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
     };
 }
 

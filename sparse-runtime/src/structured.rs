@@ -1,16 +1,19 @@
-//! Remapped formats (Chou et al. 2018, figures 2j and 4; Chou et al. 2020,
+//! Formats held in a struct around the view kernels read (`view()`), because
+//! their levels share data only the struct's constructors keep consistent.
+//! [`Dia`] is remapped (Chou et al. 2018, figures 2j and 4; Chou et al. 2020,
 //! section 4): a matrix stored as a coordinate hierarchy over more modes than
-//! it has. [`Dia`] stores `(d, i, j)` with `d` a diagonal's number. It holds
-//! its view, a [`Tensor`] of order 3 that kernels read (`view()`), and
-//! presents the logical matrix: `shape`, `entries`, `nnz` are the matrix's.
+//! it has, `(d, i, j)` with `d` a diagonal's number; `shape`, `entries`, `nnz`
+//! are the logical matrix's. [`CooAos`] is COO whose two levels read one
+//! array of coordinate pairs.
 //!
 //! A kernel indexes it as a matrix, `y(i) = A(i, j) * x(j)`; the macro maps
 //! the access onto the view and sums over the hidden mode, which is exact
 //! because the view holds each `(i, j)` under one diagonal at most.
 
 use crate::alloc;
-use crate::level::{check_offsets, Dense, Offset, Range};
-use crate::{Error, Tensor, Value};
+use crate::index::fits;
+use crate::level::{check_offsets, CompressedAos, Dense, Offset, Range, SingletonAos};
+use crate::{Error, Index, Tensor, Value};
 
 /// Checks a matrix shape and returns it.
 fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
@@ -265,4 +268,113 @@ fn dense_of<V: Value>(shape: [usize; 2], entries: Vec<(Vec<usize>, V)>) -> Vec<V
         dense[at] = dense[at] + v;
     }
     dense
+}
+
+/// A coordinate (COO) matrix in array-of-structs layout: one array of
+/// `(row, column)` pairs, sorted, with its values alongside (TensorFlow's
+/// `SparseTensor` indices; Chou et al. 2018, section 5.1).
+///
+/// Its view is `(CompressedAos, SingletonAos)`: COO's two levels, the rows
+/// and columns, reading the even and odd entries of one shared pair array.
+/// Rows are non-decreasing, columns strictly increasing within a row.
+///
+/// Good for data that arrives as coordinate pairs and is used once or twice
+/// (SpMV straight from the pairs, no conversion), and where a row and its
+/// column are wanted together (one cache line for both). Bad for repeated
+/// row access, which `Csr` gives without a scan.
+///
+/// In a kernel it is a `Coo`: `y(i) = A(i, j) * x(j)` is one loop over the
+/// pairs; unions and intersections with other matrices merge its rows in
+/// order. It is an input format.
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+///
+/// let a = CooAos::<f64>::from_entries(&[3, 4], [([2, 1], 1.0), ([0, 3], 2.0), ([0, 1], 3.0)])?;
+/// assert_eq!(a.pairs(), &[0, 1, 0, 3, 2, 1]);
+/// assert_eq!(a.nnz(), 3);
+/// assert_eq!(a.entries()[1], (vec![0, 3], 2.0));
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct CooAos<V, I = u32> {
+    view: Tensor<V, (CompressedAos<I>, SingletonAos<I>)>,
+}
+
+impl<V: Value, I: Index> CooAos<V, I> {
+    /// Builds the matrix from `([i, j], value)` entries in any order;
+    /// duplicates are summed.
+    ///
+    /// Errors: as [`Tensor::from_entries`] for a `Coo`.
+    pub fn from_entries<C: AsRef<[usize]>>(
+        shape: &[usize],
+        entries: impl IntoIterator<Item = (C, V)>,
+    ) -> Result<Self, Error> {
+        let soa = crate::Coo::<V, I>::from_entries(shape, entries)?;
+        let (rows, cols) = soa.levels();
+        let mut pairs = alloc::with_capacity(2 * cols.len(), "the coordinate pairs")?;
+        for (&i, &j) in rows.crd().iter().zip(cols.crd()) {
+            pairs.extend([i, j]);
+        }
+        Self::from_aos_arrays(shape[0], shape[1], pairs, soa.vals().to_vec())
+    }
+
+    /// A `rows x cols` matrix from its pair array `[i0, j0, i1, j1, ..]`
+    /// (sorted by row, columns strictly increasing within a row, every
+    /// coordinate inside the matrix) and one value per pair.
+    pub fn from_aos_arrays(
+        rows: usize,
+        cols: usize,
+        pairs: Vec<I>,
+        vals: Vec<V>,
+    ) -> Result<Self, Error> {
+        let count = fits::<I>(pairs.len() / 2)?;
+        let pairs: std::sync::Arc<[I]> = pairs.into();
+        let levels = (
+            CompressedAos::new(rows, vec![I::default(), count], pairs.clone()),
+            SingletonAos::new(cols, pairs),
+        );
+        let view = Tensor::from_levels(&[rows, cols], levels, vals)?;
+        Ok(CooAos { view })
+    }
+
+    /// An all-zero matrix.
+    pub fn new(shape: &[usize]) -> Result<Self, Error> {
+        Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
+    }
+
+    /// The shape `[rows, cols]`.
+    pub fn shape(&self) -> &[usize] {
+        self.view.shape()
+    }
+
+    /// The pair array `[i0, j0, i1, j1, ..]`.
+    pub fn pairs(&self) -> &[I] {
+        self.view.levels().0.pairs()
+    }
+
+    /// The value of each pair.
+    pub fn vals(&self) -> &[V] {
+        self.view.vals()
+    }
+
+    /// The number of stored entries (explicit zeros included).
+    pub fn nnz(&self) -> usize {
+        self.view.nnz()
+    }
+
+    /// Every stored entry as `([i, j], value)`, sorted by coordinate.
+    pub fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        self.view.entries()
+    }
+
+    /// The matrix as a row-major dense array (for tests and oracles).
+    pub fn to_dense(&self) -> Vec<V> {
+        self.view.to_dense()
+    }
+
+    /// The stored view, the tensor kernels read.
+    pub fn view(&self) -> &Tensor<V, (CompressedAos<I>, SingletonAos<I>)> {
+        &self.view
+    }
 }

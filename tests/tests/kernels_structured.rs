@@ -71,6 +71,17 @@ sparse_kernel! {
     pub fn ell_t_times_union(g: &mut Dense1<f64>, y: &Dense2<f64>, b: &HashVec<f64>, w: &Dense1<f64>, x: &Ell<f64>) {
         g(i) = (y(i, l) * b(l) + w(i)) * x(l, i)
     }
+    // COO in array-of-structs layout: SpMV is one loop over the pairs; a union with CSR rows
+    // deduplicates its row runs; with a DIA operand the sum is split into nests.
+    pub fn spmv_coo_aos(y: &mut Dense1<f64>, a: &CooAos<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn add_coo_aos_csr(c: &mut Csr<f64>, a: &CooAos<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn mul_coo_aos_ell(c: &mut Coo<f64>, a: &CooAos<f64>, b: &Ell<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
     pub fn sum_spmv_dia_csr(y: &mut Dense1<f64>, a: &Dia<f64>, b: &Csr<f64>, x: &Dense1<f64>) {
         y(i) = (a(i, j) + b(i, j)) * x(j)
     }
@@ -297,6 +308,39 @@ fn remapped_operands_inside_products_and_sums_match_oracle() {
             sum_spmv_dia_csr(&mut y, &a_dia, &b_csr, &x).unwrap();
             let sum = elementwise(&ad, &bd, |x, y| x + y);
             assert_close(y.vals(), &matvec(&sum, &xd), f64::TOL, case);
+        });
+    }
+}
+
+#[test]
+fn coo_aos_matches_oracle() {
+    for shape in SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae = operand_entries(shape, density, seed, 0);
+            let be = operand_entries(shape, density, seed, 1);
+            let (ad, bd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+            );
+            let a = CooAos::<f64>::from_entries(&shape, ae.iter().cloned()).unwrap();
+            let b: Csr<f64> = build(&shape, &be);
+            let b_ell = Ell::<f64>::from_entries(&shape, be.iter().cloned()).unwrap();
+            let (x, xd) = dense_vec(shape[1], seed);
+            let mut y: Dense1<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
+            spmv_coo_aos(&mut y, &a, &x).unwrap();
+            assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, case);
+            let garbage = nonzero_entries(&shape, seed);
+            let mut c: Csr<f64> = build(&shape, &garbage);
+            add_coo_aos_csr(&mut c, &a, &b).unwrap();
+            let sum = elementwise(&ad, &bd, |x, y| x + y);
+            assert_close(&c.to_dense(), &sum, f64::TOL, case);
+            revalidate(&c);
+            let mut co: Coo<f64> = build(&shape, &garbage);
+            mul_coo_aos_ell(&mut co, &a, &b_ell).unwrap();
+            let product = elementwise(&ad, &bd, |x, y| x * y);
+            assert_close(&co.to_dense(), &product, f64::TOL, case);
+            revalidate(&co);
         });
     }
 }

@@ -181,6 +181,8 @@ pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
     // Remapped formats (see `REMAPPED`): storage levels over the logical modes and a hidden one.
     ("Dia", &[Kind::Dense, Kind::Range, Kind::Offset], &[2, 0, 1]),
     ("Ell", &[Kind::Dense, Kind::Slotted], &[0, 1]),
+    // COO in array-of-structs layout: COO's levels reading one pair array; input only.
+    ("CooAos", &[Kind::CompressedNu, Kind::Singleton], &[0, 1]),
 ];
 
 /// The remapped aliases: they store a view with one hidden mode (numbered after the logical
@@ -189,7 +191,11 @@ pub const REMAPPED: &[(&str, bool)] = &[("Dia", false)];
 
 /// The structured matrix aliases, drawn with a share of their own among the many matrix
 /// formats.
-pub const STRUCTURED: &[&str] = &["Dia", "Ell"];
+pub const STRUCTURED: &[&str] = &["Dia", "Ell", "CooAos"];
+
+/// Aliases that are never outputs: their levels have no assembly (though `CooAos` has COO's
+/// properties, its shared pair array is built only by its constructors).
+pub const INPUT_ONLY: &[&str] = &["Dia", "Ell", "CooAos"];
 
 impl Format {
     /// The alias `name` (one of [`ALIASES`]) with index type `index` (`None`: not written).

@@ -766,10 +766,11 @@ impl Gen {
         if self.rng.chance(0.4) {
             return self.dense_format(order);
         }
-        // Only aliases whose levels assemble (not `Dia` nor `Ell`).
+        // Only aliases whose levels assemble (not `Dia`, `Ell` nor `CooAos`).
         let aliases: Vec<&str> = ALIASES
             .iter()
             .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
+            .filter(|a| !crate::format::INPUT_ONLY.contains(&a.0))
             .filter(|a| Format::alias(a.0, None).assemblable())
             .map(|a| a.0)
             .collect();

@@ -131,10 +131,7 @@ impl<I: Index, P: Markers> Compressed<I, P> {
     /// `parent_pos + 1 >= pos.len()`.
     #[inline]
     pub fn pos_bounds(&self, parent_pos: usize) -> (usize, usize) {
-        (
-            self.pos[parent_pos].to_usize(),
-            self.pos[parent_pos + 1].to_usize(),
-        )
+        super::segment(&self.pos, parent_pos)
     }
 
     /// [`Self::pos_bounds`] without bounds checks.
@@ -143,15 +140,8 @@ impl<I: Index, P: Markers> Compressed<I, P> {
     /// `parent_pos + 1 < self.pos().len()`.
     #[inline]
     pub unsafe fn pos_bounds_unchecked(&self, parent_pos: usize) -> (usize, usize) {
-        debug_assert!(parent_pos + 1 < self.pos.len());
-        // SAFETY: the caller guarantees parent_pos + 1 < pos.len(), so both
-        // reads are in bounds.
-        unsafe {
-            (
-                self.pos.get_unchecked(parent_pos).to_usize(),
-                self.pos.get_unchecked(parent_pos + 1).to_usize(),
-            )
-        }
+        // SAFETY: the caller guarantees parent_pos + 1 < pos.len().
+        unsafe { super::segment_unchecked(&self.pos, parent_pos) }
     }
 
     /// Coordinate at position `p`; panics if `p >= len()`.

@@ -14,6 +14,7 @@
 //! whatever produced the level: `from_raw`, the append assembly functions,
 //! or [`Level::build`]. Kernels rely on them to read without bounds checks.
 
+mod aos;
 mod compressed;
 mod dense;
 mod diagonal;
@@ -23,6 +24,7 @@ mod runs;
 mod singleton;
 mod slotted;
 
+pub use aos::{CompressedAos, SingletonAos};
 pub use compressed::{Compressed, CompressedNonUnique};
 pub use dense::Dense;
 pub(crate) use diagonal::{check_offsets, rows_of as diagonal_rows};
@@ -35,6 +37,29 @@ pub use slotted::Slotted;
 use crate::Error;
 use std::fmt::Debug;
 use std::ops::Range as Span;
+
+/// The segment `pos[p]..pos[p + 1]` of a level with a `pos` array, as
+/// `(begin, end)`; panics if `p + 1 >= pos.len()`.
+#[inline]
+fn segment<I: crate::Index>(pos: &[I], p: usize) -> (usize, usize) {
+    (pos[p].to_usize(), pos[p + 1].to_usize())
+}
+
+/// [`segment`] without bounds checks.
+///
+/// # Safety
+/// `p + 1 < pos.len()`.
+#[inline]
+unsafe fn segment_unchecked<I: crate::Index>(pos: &[I], p: usize) -> (usize, usize) {
+    debug_assert!(p + 1 < pos.len());
+    // SAFETY: the caller guarantees p + 1 < pos.len(), so both reads are in bounds.
+    unsafe {
+        (
+            pos.get_unchecked(p).to_usize(),
+            pos.get_unchecked(p + 1).to_usize(),
+        )
+    }
+}
 
 /// The properties of a level type (Chou et al. 2018, section 3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -156,3 +156,32 @@ fn slotted_level_composes_and_validates() {
         Tensor::<f64, (Dense, Slotted)>::from_levels(&[2, 5], (Dense::new(2), short), vec![0.0; 3]);
     assert!(err.unwrap_err().to_string().contains("slots"));
 }
+
+/// `CooAos`: both levels read one pair array; raw pairs are validated like COO's arrays.
+#[test]
+fn coo_aos_shares_one_pair_array_and_validates() {
+    use crate::CooAos;
+    let a = CooAos::<f64>::from_entries(
+        &[3, 4],
+        [([2, 1], 1.0), ([0, 3], 2.0), ([0, 1], 3.0), ([0, 1], 1.0)],
+    )
+    .unwrap();
+    assert_eq!(a.pairs(), &[0, 1, 0, 3, 2, 1]);
+    assert_eq!(a.vals(), &[4.0, 2.0, 1.0]);
+    let (rows, cols) = a.view().levels();
+    assert_eq!((rows.pos_access(2), cols.pos_access(2)), (2, 1));
+    assert!(std::ptr::eq(rows.pairs(), a.pairs()));
+    assert_eq!(CooAos::<f64>::new(&[0, 5]).unwrap().nnz(), 0);
+    let bad = |pairs: Vec<u32>, n: usize| {
+        CooAos::<f64>::from_aos_arrays(3, 4, pairs, vec![1.0; n])
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(bad(vec![1, 0, 0, 2], 2).contains("non-decreasing"));
+    assert!(bad(vec![0, 2, 0, 2], 2).contains("strictly increasing"));
+    assert!(bad(vec![3, 0], 1).contains("not below"));
+    assert!(bad(vec![0, 4], 1).contains("not below"));
+    assert!(bad(vec![0, 1, 2], 1).contains("odd"));
+    assert!(CooAos::<f64>::from_aos_arrays(3, 4, vec![0, 1], vec![]).is_err());
+    assert!(CooAos::<f64>::from_entries(&[3], [([0], 1.0)]).is_err());
+}
