@@ -163,6 +163,14 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     if name == "Tensor" {
         return read_tensor_spelling(ty, &args, written, diags);
     }
+    if let Some(help) = NOT_YET_IN_KERNELS.iter().find(|n| n.0 == name).map(|n| n.1) {
+        diags.error_spanned(
+            ty,
+            format!("`{name}` is a runtime format that kernels cannot read yet"),
+            help,
+        );
+        return None;
+    }
     let Some(alias) = ALIASES.iter().find(|a| a.name == name) else {
         unknown_type(ty, diags);
         return None;
@@ -251,6 +259,13 @@ fn generic_types(args: &PathArguments) -> Vec<GenericArgument> {
         _ => Vec::new(),
     }
 }
+
+/// Formats the runtime provides whose coordinate remapping kernels do not support yet, with
+/// what to write instead.
+const NOT_YET_IN_KERNELS: &[(&str, &str)] = &[(
+    "Bcsr",
+    "its blocks split each index into a block and an offset (`i = I * R + r`), which the compiler does not map yet; convert it with `Csr::from_entries(a.shape(), a.entries())` and pass the `Csr`",
+)];
 
 fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
     let known: Vec<&str> = ALIASES.iter().map(|a| a.name).collect();

@@ -64,6 +64,7 @@
 //! | [`Dia`] | `(Dense, Range, Offset)` over `(d, i, j)` | remapped | banded matrices, grid stencils |
 //! | [`Ell`] | `(Dense, Slotted)` | identity | about as many entries in every row |
 //! | [`CooAos`] | `(CompressedAos, SingletonAos)` over one pair array | identity | coordinate pairs used as they arrive |
+//! | [`Bcsr`] | `(Dense, Compressed, Dense, Dense)` over `(i / R, j / C, i % R, j % C)` | blocked | matrices of small dense blocks (not yet readable by kernels) |
 //!
 //! Any other composition is written out as [`Tensor<V, (levels..), Modes<..>>`](Tensor).
 #![warn(missing_docs)]
@@ -72,6 +73,7 @@
 mod aliases;
 mod alloc;
 mod block;
+mod blocked;
 mod build;
 mod dense;
 mod error;
@@ -93,6 +95,7 @@ pub use aliases::{
     Coo, Coo3, Csc, Csf3, Csf4, Csr, Dcsc, Dcsr, Dense1, Dense2, Dense3, Ell, HashMat, HashVec,
     SparseVec,
 };
+pub use blocked::{Bcsr, BlockView};
 pub use error::Error;
 pub use index::Index;
 pub use level::{

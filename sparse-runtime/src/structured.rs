@@ -16,7 +16,7 @@ use crate::level::{check_offsets, CompressedAos, Dense, Offset, Range, Singleton
 use crate::{Error, Index, Tensor, Value};
 
 /// Checks a matrix shape and returns it.
-fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
+pub(crate) fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
     match shape {
         &[n, m] => Ok([n, m]),
         _ => Err(Error::OrderMismatch {
@@ -27,7 +27,7 @@ fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
 }
 
 /// Checks and collects `(i, j, v)` entries of an `n x m` matrix.
-fn matrix_entries<C: AsRef<[usize]>, V>(
+pub(crate) fn matrix_entries<C: AsRef<[usize]>, V>(
     shape: [usize; 2],
     entries: impl IntoIterator<Item = (C, V)>,
 ) -> Result<Vec<(usize, usize, V)>, Error> {
@@ -257,7 +257,7 @@ fn logical_entries<V>(
 ///
 /// # Panics
 /// If the array cannot be allocated.
-fn dense_of<V: Value>(shape: [usize; 2], entries: Vec<(Vec<usize>, V)>) -> Vec<V> {
+pub(crate) fn dense_of<V: Value>(shape: [usize; 2], entries: Vec<(Vec<usize>, V)>) -> Vec<V> {
     let len = shape[0].checked_mul(shape[1]);
     let mut dense = len
         .ok_or_else(|| "more than usize::MAX components".to_string())

@@ -185,3 +185,60 @@ fn coo_aos_shares_one_pair_array_and_validates() {
     assert!(CooAos::<f64>::from_aos_arrays(3, 4, vec![0, 1], vec![]).is_err());
     assert!(CooAos::<f64>::from_entries(&[3], [([0], 1.0)]).is_err());
 }
+
+/// BCSR: blocks cut by the matrix edge, 1 x 1 blocks, empty matrices, and validation of
+/// raw block arrays (edge components outside the matrix must be zero).
+#[test]
+fn bcsr_blocks_and_edges() {
+    use crate::Bcsr;
+    let list = [
+        ([0, 0], 1.0),
+        ([4, 6], 2.0),
+        ([1, 2], 3.0),
+        ([4, 6], 0.5),
+        ([3, 1], 4.0),
+    ];
+    let a = Bcsr::<f64, 3, 3>::from_entries(&[5, 7], list).unwrap();
+    // 2 x 3 block rows and columns; blocks (0,0), (1,0), (1,2), the last two cut.
+    assert_eq!(a.row_ptr(), &[0, 1, 3]);
+    assert_eq!(a.col_idx(), &[0, 0, 2]);
+    assert_eq!(a.view().shape(), &[2, 3, 3, 3]);
+    assert_eq!(a.block_vals(2)[3], 2.5); // row 4 % 3 = 1, column 6 % 3 = 0
+    let expect = entries(&[([0, 0], 1.0), ([1, 2], 3.0), ([3, 1], 4.0), ([4, 6], 2.5)]);
+    let nonzero: Vec<_> = a.entries().into_iter().filter(|(_, v)| *v != 0.0).collect();
+    assert_eq!(nonzero, expect);
+    // Explicit zeros of the stored blocks inside the matrix: 9 + 6 + 2 components.
+    assert_eq!(a.nnz(), 17);
+    let dense = a.to_dense();
+    assert_eq!(
+        (
+            dense[4 * 7 + 6],
+            dense.iter().filter(|&&v| v != 0.0).count()
+        ),
+        (2.5, 4)
+    );
+
+    let unit = Bcsr::<f64, 1, 1>::from_entries(&[2, 2], [([1, 0], 5.0)]).unwrap();
+    assert_eq!((unit.block_count(), unit.nnz()), (1, 1));
+    assert_eq!(Bcsr::<f64, 2, 3>::new(&[0, 0]).unwrap().block_count(), 0);
+    assert_eq!(
+        Bcsr::<f64, 2, 3>::new(&[3, 0]).unwrap().row_ptr(),
+        &[0, 0, 0]
+    );
+    assert!(Bcsr::<f64, 0, 2>::new(&[2, 2]).is_err());
+    assert!(Bcsr::<f64, 2, 2>::from_entries(&[2, 2], [([2, 0], 1.0)]).is_err());
+
+    // Raw arrays: a 3 x 3 matrix of 2 x 2 blocks, one block (1, 1) cut on both sides.
+    let raw =
+        |vals: Vec<f64>| Bcsr::<f64, 2, 2>::from_bsr_arrays(3, 3, vec![0, 0, 1], vec![1], vals);
+    let ok = raw(vec![7.0, 0.0, 0.0, 0.0]).unwrap();
+    assert_eq!(ok.entries(), entries(&[([2, 2], 7.0)]));
+    let outside = raw(vec![7.0, 1.0, 0.0, 0.0]).unwrap_err().to_string();
+    assert!(outside.contains("outside the 3 x 3 matrix"), "{outside}");
+    assert!(raw(vec![7.0; 3]).is_err());
+    let unsorted = Bcsr::<f64, 2, 2>::from_bsr_arrays(2, 4, vec![0, 2], vec![1, 0], vec![0.0; 8]);
+    assert!(unsorted
+        .unwrap_err()
+        .to_string()
+        .contains("strictly increasing"));
+}

@@ -1,0 +1,190 @@
+//! Block compressed sparse row (BCSR): a matrix stored as dense `R x C`
+//! blocks, the 4th-order view `(i / R, j / C, i % R, j % C)` of Chou et al.
+//! 2018 (figure 4) and 2020 (section 4: `(i, j) -> (i/R, j/C, i, j)`).
+
+use crate::index::Index;
+use crate::level::{Compressed, Dense};
+use crate::structured::{dense_of, matrix_entries, matrix_shape};
+use crate::{Error, Tensor, Value};
+
+/// The view a [`Bcsr`] stores: block rows (`Dense`), the block columns of
+/// each (`Compressed`), then the rows and columns inside a block (`Dense`,
+/// `Dense`).
+pub type BlockView<V, I> = Tensor<V, (Dense, Compressed<I>, Dense, Dense)>;
+
+/// A block compressed sparse row (BCSR) matrix of dense `R x C` blocks.
+///
+/// Its view is the order-4 hierarchy `(I, J, r, c)` stored as
+/// `(Dense, Compressed, Dense, Dense)`, component `(i, j)` sitting in block
+/// `(i / R, j / C)` at `(i % R, j % C)`: block rows, the block columns of
+/// each row in increasing order, then each block's `R * C` values row-major.
+/// Blocks cut by the matrix edge (when `R` does not divide the rows or `C`
+/// the columns) keep their full size; their components outside the matrix
+/// are zero and belong to no entry.
+///
+/// Good for matrices made of small dense blocks (finite elements with
+/// several unknowns per node: 3 x 3 blocks for 3-D elasticity): one column
+/// index per block instead of per nonzero, and dense inner loops of known
+/// length. Bad for scattered nonzeros, which each cost a whole block.
+///
+/// The block size is part of the type; both must be at least 1.
+///
+/// ```
+/// use sparse_runtime::Bcsr;
+///
+/// let a = Bcsr::<f64, 2, 2>::from_entries(&[3, 4], [([0, 0], 1.0), ([1, 1], 2.0), ([2, 3], 3.0)])?;
+/// assert_eq!(a.block_count(), 2);
+/// assert_eq!(a.col_idx(), &[0, 1]);
+/// // Block (1, 1) is cut by the last row: its second row lies outside the matrix.
+/// assert_eq!(a.block_vals(1), &[0.0, 3.0, 0.0, 0.0]);
+/// assert_eq!(a.to_dense()[2 * 4 + 3], 3.0);
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bcsr<V, const R: usize, const C: usize, I: Index = u32> {
+    shape: [usize; 2],
+    view: BlockView<V, I>,
+}
+
+impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
+    /// Builds the matrix from `([i, j], value)` entries in any order;
+    /// duplicates are summed. Every block holding an entry is stored whole.
+    ///
+    /// Errors: `shape` or a coordinate is not of length 2 (`OrderMismatch`),
+    /// a coordinate is outside `shape` (`CoordinateOutOfBounds`), a block
+    /// size is 0 or the blocks cannot be allocated (`NotRepresentable`), the
+    /// block column count does not fit `I` (`IndexOverflow`).
+    pub fn from_entries<C2: AsRef<[usize]>>(
+        shape: &[usize],
+        entries: impl IntoIterator<Item = (C2, V)>,
+    ) -> Result<Self, Error> {
+        let shape = matrix_shape(shape)?;
+        let blocks = block_shape::<R, C>(shape)?;
+        let split = matrix_entries(shape, entries)?
+            .into_iter()
+            .map(|(i, j, v)| ([i / R, j / C, i % R, j % C], v));
+        let view = BlockView::<V, I>::from_entries(&blocks, split)?;
+        Ok(Bcsr { shape, view })
+    }
+
+    /// A `rows x cols` matrix from its BSR arrays: `row_ptr` (one entry per
+    /// block row plus one) and `col_idx` list the blocks of each block row
+    /// (block columns strictly increasing), `vals` holds `R * C` values per
+    /// block, row-major within the block. Components of edge blocks outside
+    /// the matrix must be zero (they would otherwise be lost).
+    pub fn from_bsr_arrays(
+        rows: usize,
+        cols: usize,
+        row_ptr: Vec<I>,
+        col_idx: Vec<I>,
+        vals: Vec<V>,
+    ) -> Result<Self, Error> {
+        let shape = [rows, cols];
+        let blocks = block_shape::<R, C>(shape)?;
+        let columns =
+            Compressed::from_raw(blocks[1], row_ptr, col_idx).map_err(|e| e.at_level(1))?;
+        let levels = (Dense::new(blocks[0]), columns, Dense::new(R), Dense::new(C));
+        let view = BlockView::<V, I>::from_levels(&blocks, levels, vals)?;
+        let a = Bcsr { shape, view };
+        a.check_edges()?;
+        Ok(a)
+    }
+
+    /// An all-zero matrix (no stored block).
+    pub fn new(shape: &[usize]) -> Result<Self, Error> {
+        Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
+    }
+
+    /// The logical shape `[rows, cols]`.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The number of stored blocks.
+    pub fn block_count(&self) -> usize {
+        self.view.levels().1.len()
+    }
+
+    /// The block row pointers (`block rows + 1` entries).
+    pub fn row_ptr(&self) -> &[I] {
+        self.view.levels().1.pos()
+    }
+
+    /// The block column of each stored block.
+    pub fn col_idx(&self) -> &[I] {
+        self.view.levels().1.crd()
+    }
+
+    /// All stored values, block after block, each block row-major.
+    pub fn vals(&self) -> &[V] {
+        self.view.vals()
+    }
+
+    /// The `R * C` values of stored block `b`, row-major; panics if
+    /// `b >= block_count()`.
+    pub fn block_vals(&self, b: usize) -> &[V] {
+        &self.view.vals()[b * R * C..(b + 1) * R * C]
+    }
+
+    /// The number of stored components inside the matrix (explicit zeros of
+    /// the blocks included).
+    pub fn nnz(&self) -> usize {
+        self.entries().len()
+    }
+
+    /// Every stored component inside the matrix as `([i, j], value)`, explicit
+    /// zeros of the blocks included, sorted by coordinate.
+    pub fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        let mut out: Vec<(Vec<usize>, V)> = self
+            .view
+            .entries()
+            .into_iter()
+            .map(|(c, v)| (vec![c[0] * R + c[2], c[1] * C + c[3]], v))
+            .filter(|(c, _)| c[0] < self.shape[0] && c[1] < self.shape[1])
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// The matrix as a row-major dense array (for tests and oracles).
+    ///
+    /// # Panics
+    /// If the array cannot be allocated.
+    pub fn to_dense(&self) -> Vec<V> {
+        dense_of(self.shape, self.entries())
+    }
+
+    /// The stored view `(I, J, r, c)`, the tensor kernels read.
+    pub fn view(&self) -> &BlockView<V, I> {
+        &self.view
+    }
+
+    /// Components of edge blocks outside the matrix are zero.
+    fn check_edges(&self) -> Result<(), Error> {
+        let [n, m] = self.shape;
+        for (c, v) in self.view.entries() {
+            let (i, j) = (c[0] * R + c[2], c[1] * C + c[3]);
+            if (i >= n || j >= m) && v != V::zero() {
+                return Err(Error::NotRepresentable {
+                    detail: format!(
+                        "component ({}, {}) of block ({}, {}) is {v:?} but lies outside the {n} x {m} matrix (at ({i}, {j})); such components must be zero",
+                        c[2], c[3], c[0], c[1]
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The view's shape `[ceil(n / R), ceil(m / C), R, C]`.
+fn block_shape<const R: usize, const C: usize>(shape: [usize; 2]) -> Result<[usize; 4], Error> {
+    if R == 0 || C == 0 {
+        return Err(Error::NotRepresentable {
+            detail: format!(
+                "a BCSR block of {R} x {C} has no components; both sizes must be at least 1"
+            ),
+        });
+    }
+    Ok([shape[0].div_ceil(R), shape[1].div_ceil(C), R, C])
+}
