@@ -76,13 +76,7 @@ impl Lowerer<'_> {
         // visits its coordinates in order (an unordered level is iterated through a sorted
         // copy of its segment) and sits at one (an iterator over a level that is not compact
         // skips its empty positions).
-        let mut scope = scope.clone();
-        for &(a, k) in &sparse {
-            if !self.format(a).levels[k].is_ordered() {
-                scope.reordered.push((a, k));
-            }
-        }
-        let scope = &scope;
+        let scope = &self.reorder_unordered(scope, &sparse);
         let every_coordinate = self.present_without_sparse(scope, &expr, v);
         let mut stmts = Vec::new();
         for &(a, k) in &sparse {
@@ -120,16 +114,7 @@ impl Lowerer<'_> {
             };
             body.push(Stmt::Let(Local::Matched(a, k), false, matched));
             // A reordered iterator's level position, read only where it sits at `v`.
-            for bind in self.bind_iter_pos(scope, a, k) {
-                match bind {
-                    Stmt::Let(local, m, pos) => body.push(Stmt::Let(
-                        local,
-                        m,
-                        select(var(Local::Matched(a, k)), pos, IrExpr::Usize(0)),
-                    )),
-                    other => body.push(other),
-                }
-            }
+            body.extend(self.bind_iter_pos_when(scope, a, k, var(Local::Matched(a, k))));
             if !self.format(a).levels[k].is_unique() {
                 let p = var(Local::Pos(a, k));
                 let run_end = self.level_call_in(

@@ -236,13 +236,41 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Binds the level position of a reordered iterator's current entry (nothing otherwise).
-    pub(super) fn bind_iter_pos(&self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
+    /// Binds the level position of a reordered iterator's current entry (nothing otherwise),
+    /// read only where `when` holds (position 0, never used, elsewhere).
+    pub(super) fn bind_iter_pos_when(
+        &self,
+        scope: &Scope,
+        a: AccessId,
+        k: usize,
+        when: IrExpr,
+    ) -> Vec<Stmt> {
         if !scope.reordered.contains(&(a, k)) {
             return Vec::new();
         }
         let it = var(Local::Pos(a, k));
         let pos = call(var(Local::Scratch(a, k)), "pos", vec![it]);
+        let pos = match when {
+            IrExpr::Bool(true) => pos,
+            when => select(when, pos, IrExpr::Usize(0)),
+        };
         vec![Stmt::Let(Local::ScratchPos(a, k), false, pos)]
+    }
+
+    /// Binds the level position of a reordered iterator's current entry (nothing otherwise).
+    pub(super) fn bind_iter_pos(&self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
+        self.bind_iter_pos_when(scope, a, k, IrExpr::Bool(true))
+    }
+
+    /// `scope` with every unordered level among `iters` reordered: a merge needs each
+    /// iterator's coordinates in order (Chou 2018, 4.3).
+    pub(super) fn reorder_unordered(&self, scope: &Scope, iters: &[(AccessId, usize)]) -> Scope {
+        let mut scope = scope.clone();
+        for &(a, k) in iters {
+            if !self.format(a).levels[k].is_ordered() {
+                scope.reordered.push((a, k));
+            }
+        }
+        scope
     }
 }

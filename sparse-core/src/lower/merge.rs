@@ -258,13 +258,7 @@ impl Lowerer<'_> {
         // Merging needs each iterator's coordinates in order: an unordered level is merged
         // through an ordered copy of its segment; an ordered one that is not compact skips
         // its empty positions.
-        let mut scope = scope.clone();
-        for &(a, k) in &all_sparse {
-            if !self.format(a).levels[k].is_ordered() {
-                scope.reordered.push((a, k));
-            }
-        }
-        let scope = &scope;
+        let scope = &self.reorder_unordered(scope, &all_sparse);
         let mut stmts = Vec::new();
         for &(a, k) in &all_sparse {
             stmts.extend(self.iterator_bounds(scope, a, k, true));
