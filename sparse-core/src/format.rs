@@ -125,18 +125,19 @@ impl LevelFormat {
     }
 }
 
-/// Whether `name` is a level type a user may compose into a `Tensor` type.
-pub fn is_composable(name: &str) -> bool {
+/// The runtime struct a level type exists only inside (`Range` in `Dia`), if `name` is one.
+pub fn held_inside(name: &str) -> Option<&'static str> {
     LEVEL_SPELLINGS
         .iter()
-        .any(|s| s.name == name && s.composable)
+        .find(|s| s.name == name)
+        .and_then(|s| s.inside)
 }
 
 /// Names of the level types a user may compose, for messages.
 pub fn level_type_names() -> Vec<&'static str> {
     LEVEL_SPELLINGS
         .iter()
-        .filter(|s| s.composable)
+        .filter(|s| s.inside.is_none())
         .map(|s| s.name)
         .collect()
 }
@@ -155,6 +156,11 @@ pub struct Format {
     /// A format held by a runtime struct (`Dia`, `CooAos`): the levels store its view, for
     /// `Dia` a higher-order one with modes the user does not index.
     pub remap: Option<&'static Remap>,
+    /// The const generic arguments of a remapped format's struct as written (`Bcsr`'s block
+    /// size `3, 3`), one per [`Remap::consts`]; spelled back into the canonical type, so
+    /// rustc checks the argument against them. The generated code never reads them: the
+    /// levels carry what they imply.
+    pub const_args: Vec<syn::GenericArgument>,
 }
 
 /// A format held by a runtime struct around the view kernels read (its levels share data the
@@ -176,6 +182,9 @@ pub struct Remap {
     /// What an iteration over the view visits first, for the message when a statement needs
     /// another order (`"diagonal by diagonal"`).
     pub visits: &'static str,
+    /// The struct's const generic parameters after the value type (`Bcsr<V, R, C, I>`'s
+    /// `R`, `C`), by name.
+    pub consts: &'static [&'static str],
 }
 
 /// DIA (Chou 2018, figures 2j and 4): the view `(d, i, j)` stored as `(Dense, Range, Offset)`,
@@ -185,6 +194,18 @@ pub static DIA_REMAP: Remap = Remap {
     logical: 2,
     hidden: &["diag"],
     visits: "diagonal by diagonal",
+    consts: &[],
+};
+
+/// BCSR (Chou 2018, figure 4; Chou 2020, section 4, `(i, j) -> (i/R, j/C, i, j)`): the view
+/// `(I, J, i, j)` stored as `(Dense, Compressed, InBlock, InBlock)`, `I` and `J` the block
+/// row and column, the `InBlock` levels the rows and columns of one block.
+pub static BCSR_REMAP: Remap = Remap {
+    name: "Bcsr",
+    logical: 2,
+    hidden: &["block_row", "block_col"],
+    visits: "block by block",
+    consts: &["R", "C"],
 };
 
 /// COO in array-of-structs layout: `(i, j)` stored as `(CompressedAos, SingletonAos)`, two
@@ -194,6 +215,7 @@ pub static COO_AOS_VIEW: Remap = Remap {
     logical: 2,
     hidden: &[],
     visits: "row by row",
+    consts: &[],
 };
 
 impl Format {
@@ -239,7 +261,7 @@ impl Format {
     /// and what the expanded signature makes rustc check every argument against.
     pub fn canonical_type(&self, value_type: &syn::Type) -> TokenStream {
         if let Some(remap) = self.remap {
-            return remap_type(remap, &self.levels, value_type);
+            return remap_type(remap, &self.levels, &self.const_args, value_type);
         }
         let levels = self.levels.iter().map(LevelFormat::canonical_type);
         let order = if self.modes_spelled {
@@ -255,20 +277,24 @@ impl Format {
     }
 }
 
-/// A remapped format's runtime struct: `Dia<V>`, or `Name<V, I>` with the index type of an
-/// index-typed level, spelled out.
-fn remap_type(remap: &Remap, levels: &[LevelFormat], value_type: &syn::Type) -> TokenStream {
+/// A remapped format's runtime struct: `Dia<V>`, or `Name<V, consts.., I>` with its const
+/// arguments as written and the index type of an index-typed level, spelled out.
+fn remap_type(
+    remap: &Remap,
+    levels: &[LevelFormat],
+    const_args: &[syn::GenericArgument],
+    value_type: &syn::Type,
+) -> TokenStream {
     let name = Ident::new(remap.name, Span::call_site());
-    match levels.iter().find(|l| l.has_index_type()) {
-        None => quote!(::sparse_runtime::#name<#value_type>),
-        Some(level) => {
-            let index = match &level.index {
-                Some(i) => quote!(#i),
-                None => quote!(::core::primitive::u32),
-            };
-            quote!(::sparse_runtime::#name<#value_type, #index>)
-        }
-    }
+    let index = levels
+        .iter()
+        .find(|l| l.has_index_type())
+        .map(|level| match &level.index {
+            Some(i) => quote!(#i),
+            None => quote!(::core::primitive::u32),
+        });
+    let index = index.iter();
+    quote!(::sparse_runtime::#name<#value_type, #(#const_args,)* #(#index),*>)
 }
 
 /// A named format alias of the runtime prelude.
@@ -320,6 +346,12 @@ pub const ALIASES: &[Alias] = &[
     },
     alias("Ell", &["Dense", "Slotted"], &[0, 1]),
     Alias {
+        name: "Bcsr",
+        levels: &["Dense", "Compressed", "InBlock", "InBlock"],
+        modes: &[2, 3, 0, 1],
+        remap: Some(&BCSR_REMAP),
+    },
+    Alias {
         name: "CooAos",
         levels: &["CompressedAos", "SingletonAos"],
         modes: &[0, 1],
@@ -341,8 +373,14 @@ const fn alias(
 }
 
 impl Alias {
-    /// The format this alias names, with `index` as the index type of its sparse levels.
-    pub fn format(&self, index: Option<&syn::Type>, written: String) -> Format {
+    /// The format this alias names, with `index` as the index type of its sparse levels and
+    /// `const_args` for its struct's const parameters ([`Remap::consts`]).
+    pub fn format(
+        &self,
+        index: Option<&syn::Type>,
+        const_args: Vec<syn::GenericArgument>,
+        written: String,
+    ) -> Format {
         let levels = self
             .levels
             .iter()
@@ -360,7 +398,13 @@ impl Alias {
             modes_spelled: self.modes.iter().enumerate().any(|(k, &m)| k != m),
             written,
             remap: self.remap,
+            const_args,
         }
+    }
+
+    /// The struct's const parameters after the value type (`Bcsr`'s `R`, `C`).
+    pub fn consts(&self) -> &'static [&'static str] {
+        self.remap.map_or(&[], |r| r.consts)
     }
 
     /// Whether the alias takes an index type parameter (`Csr<V, I>`; `Dense2<V>` does not).

@@ -326,6 +326,31 @@ pub static OFFSET: LevelDecl = LevelDecl {
     )],
 };
 
+/// `InBlock` (BCSR's rows and columns inside a block): below a parent position `p` whose
+/// ancestor two levels up is the block coordinate `a`, the coordinates `a * B ..` (up to `B`,
+/// fewer where the block is cut by the end of the dimension) at positions `p * B ..`. Its
+/// bounds and coordinates come from that ancestor, as Range's come from its parent.
+pub static IN_BLOCK: LevelDecl = LevelDecl {
+    name: "InBlock",
+    iteration: Iteration::CoordinatePosition,
+    locate: false,
+    assembly: None,
+    full: Property::Never,
+    ordered: Property::Always,
+    unique: Property::Always,
+    branchless: false,
+    compact: Property::Always,
+    index_typed: false,
+    functions: &[
+        func_with(LevelFn::PosBounds, "pos_bounds", &[Arg::Ancestor(2)]),
+        func_with(
+            LevelFn::PosAccess,
+            "pos_access",
+            &[Arg::ParentPos, Arg::Ancestor(2)],
+        ),
+    ],
+};
+
 /// `Slotted` (ELL's columns): parent `p` owns the `width` positions `p * width ..
 /// (p + 1) * width`, each holding a coordinate or padding. The format paper's dense slot
 /// level above a padded Singleton, as one level: a parent's slots are one ordered segment.
@@ -392,6 +417,7 @@ pub static LEVEL_KINDS: &[&LevelDecl] = &[
     &RANGE,
     &OFFSET,
     &SLOTTED,
+    &IN_BLOCK,
     &COMPRESSED_AOS,
     &SINGLETON_AOS,
 ];
@@ -404,10 +430,11 @@ pub struct LevelSpelling {
     pub kind: &'static LevelDecl,
     /// The markers it carries.
     pub markers: &'static [&'static str],
-    /// Whether a user may compose it into a `Tensor` type. Range and Offset levels share
-    /// one offset array, which only `Dia`'s constructors keep consistent, so they exist only
-    /// inside `Dia`.
-    pub composable: bool,
+    /// The runtime struct it exists only inside, if any: a level that shares data with
+    /// another (Range and Offset one offset array, the Aos levels one pair array) or reads
+    /// its ancestors' coordinates (InBlock) is consistent only as that struct's constructors
+    /// build it, so a user cannot compose it into a `Tensor` type.
+    pub inside: Option<&'static str>,
 }
 
 /// The level type names of the runtime: each kind's struct, and the aliases with markers.
@@ -420,30 +447,11 @@ pub static LEVEL_SPELLINGS: &[LevelSpelling] = &[
     spelling("Hashed", &HASHED, &[]),
     spelling("SingletonPadded", &SINGLETON, &["Padded"]),
     spelling("Slotted", &SLOTTED, &[]),
-    LevelSpelling {
-        name: "Range",
-        kind: &RANGE,
-        markers: &[],
-        composable: false,
-    },
-    LevelSpelling {
-        name: "Offset",
-        kind: &OFFSET,
-        markers: &[],
-        composable: false,
-    },
-    LevelSpelling {
-        name: "CompressedAos",
-        kind: &COMPRESSED_AOS,
-        markers: &[],
-        composable: false,
-    },
-    LevelSpelling {
-        name: "SingletonAos",
-        kind: &SINGLETON_AOS,
-        markers: &[],
-        composable: false,
-    },
+    held("Range", &RANGE, "Dia"),
+    held("Offset", &OFFSET, "Dia"),
+    held("InBlock", &IN_BLOCK, "Bcsr"),
+    held("CompressedAos", &COMPRESSED_AOS, "CooAos"),
+    held("SingletonAos", &SINGLETON_AOS, "CooAos"),
 ];
 
 const fn spelling(
@@ -455,7 +463,17 @@ const fn spelling(
         name,
         kind,
         markers,
-        composable: true,
+        inside: None,
+    }
+}
+
+/// A level kind that exists only inside the runtime struct `inside`.
+const fn held(name: &'static str, kind: &'static LevelDecl, inside: &'static str) -> LevelSpelling {
+    LevelSpelling {
+        name,
+        kind,
+        markers: &[],
+        inside: Some(inside),
     }
 }
 

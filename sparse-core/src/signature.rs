@@ -163,40 +163,54 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     if name == "Tensor" {
         return read_tensor_spelling(ty, &args, written, diags);
     }
-    if let Some(help) = NOT_YET_IN_KERNELS.iter().find(|n| n.0 == name).map(|n| n.1) {
-        diags.error_spanned(
-            ty,
-            format!("`{name}` is a runtime format that kernels cannot read yet"),
-            help,
-        );
-        return None;
-    }
     let Some(alias) = ALIASES.iter().find(|a| a.name == name) else {
         unknown_type(ty, diags);
         return None;
     };
-    let spelling = if alias.takes_index() {
-        format!("`{name}<f64>` or `{name}<f64, u64>`")
-    } else {
-        format!("`{name}<f64>`")
-    };
-    let max_args = if alias.takes_index() { 2 } else { 1 };
-    let (Some(GenericArgument::Type(value)), true) = (args.first(), args.len() <= max_args) else {
+    let consts = alias.consts();
+    let spelling = alias_spelling(alias);
+    let first_index = 1 + consts.len();
+    let max_args = first_index + usize::from(alias.takes_index());
+    let (Some(GenericArgument::Type(value)), true) =
+        (args.first(), (first_index..=max_args).contains(&args.len()))
+    else {
+        let mut takes = String::from("its value type");
+        if !consts.is_empty() {
+            takes += &format!(", then {}", consts.join(" and "));
+        }
+        if alias.takes_index() {
+            takes += " and optionally an index type";
+        }
         diags.error_help(
             ty.span(),
-            format!(
-                "`{name}` takes its value type{}",
-                if alias.takes_index() {
-                    " and optionally an index type"
-                } else {
-                    ""
-                }
-            ),
+            format!("`{name}` takes {takes}"),
             format!("write {spelling}"),
         );
         return None;
     };
-    let index = match args.get(1) {
+    let mut const_args = Vec::new();
+    for arg in &args[1..first_index] {
+        // `3` arrives as a const argument, a const item `N` as a type path: rustc tells them
+        // apart when it checks the canonical type the argument is spelled back into.
+        let is_const = match arg {
+            GenericArgument::Const(_) => true,
+            GenericArgument::Type(Type::Path(p)) => p.qself.is_none(),
+            _ => false,
+        };
+        if !is_const {
+            diags.error_help(
+                arg.span(),
+                format!(
+                    "expected a constant for `{name}`'s {}",
+                    consts.join(" and ")
+                ),
+                format!("write {spelling}"),
+            );
+            return None;
+        }
+        const_args.push(arg.clone());
+    }
+    let index = match args.get(first_index) {
         None => None,
         Some(GenericArgument::Type(index)) => Some(read_index_type(index, diags)?),
         Some(other) => {
@@ -209,9 +223,24 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
         }
     };
     Some((
-        ParamKind::Tensor(alias.format(index.as_ref(), written)),
+        ParamKind::Tensor(alias.format(index.as_ref(), const_args, written)),
         value.clone(),
     ))
+}
+
+/// How an alias is written: `` `Csr<f64>` or `Csr<f64, u64>` ``, `` `Bcsr<f64, 3, 3>` ... ``.
+fn alias_spelling(alias: &Alias) -> String {
+    let examples = ["3", "3", "2", "2"];
+    let consts: String = examples[..alias.consts().len().min(examples.len())]
+        .iter()
+        .map(|c| format!(", {c}"))
+        .collect();
+    let name = alias.name;
+    if alias.takes_index() {
+        format!("`{name}<f64{consts}>` or `{name}<f64{consts}, u64>`")
+    } else {
+        format!("`{name}<f64{consts}>`")
+    }
 }
 
 /// Index types the runtime implements `Index` for.
@@ -259,13 +288,6 @@ fn generic_types(args: &PathArguments) -> Vec<GenericArgument> {
         _ => Vec::new(),
     }
 }
-
-/// Formats the runtime provides whose coordinate remapping kernels do not support yet, with
-/// what to write instead.
-const NOT_YET_IN_KERNELS: &[(&str, &str)] = &[(
-    "Bcsr",
-    "its blocks split each index into a block and an offset (`i = I * R + r`), which the compiler does not map yet; convert it with `Csr::from_entries(a.shape(), a.entries())` and pass the `Csr`",
-)];
 
 fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
     let known: Vec<&str> = ALIASES.iter().map(|a| a.name).collect();
@@ -325,6 +347,7 @@ fn read_tensor_spelling(
         modes_spelled,
         written,
         remap: None,
+        const_args: Vec::new(),
     };
     Some((ParamKind::Tensor(format), value.clone()))
 }
@@ -383,17 +406,16 @@ fn read_level(elem: &Type, diags: &mut Diagnostics) -> Option<LevelFormat> {
         Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
         _ => None,
     };
-    if let Some(s) = segment.filter(|s| {
-        let name = s.ident.to_string();
-        LevelFormat::from_type_name(&name).is_some() && !crate::format::is_composable(&name)
-    }) {
+    if let Some((s, holder)) =
+        segment.and_then(|s| Some((s, crate::format::held_inside(&s.ident.to_string())?)))
+    {
         diags.error_help(
             elem.span(),
             format!(
-                "`{}` levels share `Dia`'s array of diagonal offsets and exist only inside it",
+                "`{}` levels exist only inside `{holder}`, whose constructors build them consistent with the levels around them",
                 s.ident
             ),
-            "use `Dia<V>`, which stores `(Dense, Range, Offset)` over its diagonals",
+            format!("use `{holder}` as the parameter's type"),
         );
         return None;
     }

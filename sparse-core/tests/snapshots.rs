@@ -149,6 +149,13 @@ fn dia_spmv() {
 }
 
 #[test]
+fn bcsr_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Bcsr<f64, 3, 3>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}
+
+#[test]
 fn ell_spmv() {
     insta::assert_snapshot!(generated(
         "pub fn spmv(y: &mut Dense1<f64>, a: &Ell<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"

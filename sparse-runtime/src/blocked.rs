@@ -3,24 +3,34 @@
 //! 2018 (figure 4) and 2020 (section 4: `(i, j) -> (i/R, j/C, i, j)`).
 
 use crate::index::Index;
-use crate::level::{Compressed, Dense};
-use crate::structured::{dense_of, matrix_entries, matrix_shape};
+use crate::level::{Compressed, Dense, InBlock};
+use crate::structured::{dense_of, logical_entries, matrix_entries, matrix_shape};
 use crate::{Error, Tensor, Value};
 
 /// The view a [`Bcsr`] stores: block rows (`Dense`), the block columns of
-/// each (`Compressed`), then the rows and columns inside a block (`Dense`,
-/// `Dense`).
-pub type BlockView<V, I> = Tensor<V, (Dense, Compressed<I>, Dense, Dense)>;
+/// each (`Compressed`), then the rows and the columns of a block
+/// ([`InBlock`]), over the modes `(I, J, i, j)`.
+pub type BlockView<V, I, const R: usize, const C: usize> =
+    Tensor<V, (Dense, Compressed<I>, InBlock<R>, InBlock<C>)>;
+
+/// The hierarchy of blocks with in-block coordinates `(I, J, r, c)`, from
+/// which the view is built.
+type LocalBlocks<V, I> = Tensor<V, (Dense, Compressed<I>, Dense, Dense)>;
 
 /// A block compressed sparse row (BCSR) matrix of dense `R x C` blocks.
 ///
-/// Its view is the order-4 hierarchy `(I, J, r, c)` stored as
-/// `(Dense, Compressed, Dense, Dense)`, component `(i, j)` sitting in block
+/// Its view is the order-4 hierarchy `(I, J, i, j)` stored as
+/// `(Dense, Compressed, InBlock, InBlock)` (the paper's remapping
+/// `(i, j) -> (i/R, j/C, i, j)`), component `(i, j)` sitting in block
 /// `(i / R, j / C)` at `(i % R, j % C)`: block rows, the block columns of
 /// each row in increasing order, then each block's `R * C` values row-major.
 /// Blocks cut by the matrix edge (when `R` does not divide the rows or `C`
-/// the columns) keep their full size; their components outside the matrix
-/// are zero and belong to no entry.
+/// the columns) keep their full size in `vals`; their components outside the
+/// matrix are zero, belong to no entry, and no kernel visits them.
+///
+/// In a kernel, `A(i, j)` of a `Bcsr` is the sum over the view's hidden block
+/// coordinates, visited block by block: SpMV `y(i) = A(i, j) * x(j)` is one
+/// loop over the blocks with dense loops inside each.
 ///
 /// Good for matrices made of small dense blocks (finite elements with
 /// several unknowns per node: 3 x 3 blocks for 3-D elasticity): one column
@@ -43,7 +53,7 @@ pub type BlockView<V, I> = Tensor<V, (Dense, Compressed<I>, Dense, Dense)>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bcsr<V, const R: usize, const C: usize, I: Index = u32> {
     shape: [usize; 2],
-    view: BlockView<V, I>,
+    view: BlockView<V, I, R, C>,
 }
 
 impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
@@ -63,8 +73,9 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
         let split = matrix_entries(shape, entries)?
             .into_iter()
             .map(|(i, j, v)| ([i / R, j / C, i % R, j % C], v));
-        let view = BlockView::<V, I>::from_entries(&blocks, split)?;
-        Ok(Bcsr { shape, view })
+        let local = LocalBlocks::<V, I>::from_entries(&blocks, split)?;
+        let ((_, columns, _, _), vals) = local.into_parts();
+        Self::from_block_levels(shape, columns, vals)
     }
 
     /// A `rows x cols` matrix from its BSR arrays: `row_ptr` (one entry per
@@ -83,11 +94,28 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
         let blocks = block_shape::<R, C>(shape)?;
         let columns =
             Compressed::from_raw(blocks[1], row_ptr, col_idx).map_err(|e| e.at_level(1))?;
-        let levels = (Dense::new(blocks[0]), columns, Dense::new(R), Dense::new(C));
-        let view = BlockView::<V, I>::from_levels(&blocks, levels, vals)?;
-        let a = Bcsr { shape, view };
+        let a = Self::from_block_levels(shape, columns, vals)?;
         a.check_edges()?;
         Ok(a)
+    }
+
+    /// The matrix whose blocks are listed by `columns` (the view's compressed
+    /// level), validated as a view.
+    fn from_block_levels(
+        shape: [usize; 2],
+        columns: Compressed<I>,
+        vals: Vec<V>,
+    ) -> Result<Self, Error> {
+        let blocks = block_shape::<R, C>(shape)?;
+        let levels = (
+            Dense::new(blocks[0]),
+            columns,
+            InBlock::new(shape[0]),
+            InBlock::new(shape[1]),
+        );
+        let view =
+            BlockView::from_levels(&[blocks[0], blocks[1], shape[0], shape[1]], levels, vals)?;
+        Ok(Bcsr { shape, view })
     }
 
     /// An all-zero matrix (no stored block).
@@ -129,21 +157,28 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
     /// The number of stored components inside the matrix (explicit zeros of
     /// the blocks included).
     pub fn nnz(&self) -> usize {
-        self.entries().len()
+        let [n, m] = self.shape;
+        let inside = |b: usize, size: usize, len: usize| len.min(size - b * len);
+        self.blocks()
+            .map(|(bi, _, bj)| inside(bi, n, R) * inside(bj, m, C))
+            .sum()
+    }
+
+    /// Every stored block as `(block row, block number, block column)`, in storage order.
+    fn blocks(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let columns = self.col_idx();
+        self.row_ptr()
+            .windows(2)
+            .enumerate()
+            .flat_map(move |(bi, w)| {
+                (w[0].to_usize()..w[1].to_usize()).map(move |b| (bi, b, columns[b].to_usize()))
+            })
     }
 
     /// Every stored component inside the matrix as `([i, j], value)`, explicit
     /// zeros of the blocks included, sorted by coordinate.
     pub fn entries(&self) -> Vec<(Vec<usize>, V)> {
-        let mut out: Vec<(Vec<usize>, V)> = self
-            .view
-            .entries()
-            .into_iter()
-            .map(|(c, v)| (vec![c[0] * R + c[2], c[1] * C + c[3]], v))
-            .filter(|(c, _)| c[0] < self.shape[0] && c[1] < self.shape[1])
-            .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
+        logical_entries(self.view.entries(), |c| vec![c[2], c[3]])
     }
 
     /// The matrix as a row-major dense array (for tests and oracles).
@@ -154,23 +189,25 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
         dense_of(self.shape, self.entries())
     }
 
-    /// The stored view `(I, J, r, c)`, the tensor kernels read.
-    pub fn view(&self) -> &BlockView<V, I> {
+    /// The stored view `(I, J, i, j)`, the tensor kernels read.
+    pub fn view(&self) -> &BlockView<V, I, R, C> {
         &self.view
     }
 
     /// Components of edge blocks outside the matrix are zero.
     fn check_edges(&self) -> Result<(), Error> {
         let [n, m] = self.shape;
-        for (c, v) in self.view.entries() {
-            let (i, j) = (c[0] * R + c[2], c[1] * C + c[3]);
-            if (i >= n || j >= m) && v != V::zero() {
-                return Err(Error::NotRepresentable {
-                    detail: format!(
-                        "component ({}, {}) of block ({}, {}) is {v:?} but lies outside the {n} x {m} matrix (at ({i}, {j})); such components must be zero",
-                        c[2], c[3], c[0], c[1]
-                    ),
-                });
+        for (bi, b, bj) in self.blocks() {
+            for (k, &v) in self.block_vals(b).iter().enumerate() {
+                let (r, c) = (k / C, k % C);
+                let (i, j) = (bi * R + r, bj * C + c);
+                if (i >= n || j >= m) && v != V::zero() {
+                    return Err(Error::NotRepresentable {
+                        detail: format!(
+                            "component ({r}, {c}) of block ({bi}, {bj}) is {v:?} but lies outside the {n} x {m} matrix (at ({i}, {j})); such components must be zero"
+                        ),
+                    });
+                }
             }
         }
         Ok(())

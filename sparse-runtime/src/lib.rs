@@ -47,6 +47,7 @@
 //! | [`CompressedAos<I>`](CompressedAos) (inside [`CooAos`]) | position (runs) | | | | yes | | | yes |
 //! | [`SingletonAos<I>`](SingletonAos) (inside [`CooAos`]) | position | | | | yes | yes | yes | yes |
 //! | [`Offset`] (inside [`Dia`]) | position | | | | yes | yes | yes | yes |
+//! | [`InBlock<B>`](InBlock) (inside [`Bcsr`]) | position (clipped at the edge) | | | | yes | yes | | yes |
 //!
 //! # Formats
 //!
@@ -64,7 +65,7 @@
 //! | [`Dia`] | `(Dense, Range, Offset)` over `(d, i, j)` | remapped | banded matrices, grid stencils |
 //! | [`Ell`] | `(Dense, Slotted)` | identity | about as many entries in every row |
 //! | [`CooAos`] | `(CompressedAos, SingletonAos)` over one pair array | identity | coordinate pairs used as they arrive |
-//! | [`Bcsr`] | `(Dense, Compressed, Dense, Dense)` over `(i / R, j / C, i % R, j % C)` | blocked | matrices of small dense blocks (not yet readable by kernels) |
+//! | [`Bcsr`] | `(Dense, Compressed, InBlock, InBlock)` over `(i / R, j / C, i, j)` | remapped | matrices of small dense blocks (finite elements) |
 //!
 //! Any other composition is written out as [`Tensor<V, (levels..), Modes<..>>`](Tensor).
 #![warn(missing_docs)]
@@ -99,8 +100,8 @@ pub use blocked::{Bcsr, BlockView};
 pub use error::Error;
 pub use index::Index;
 pub use level::{
-    Compressed, CompressedAos, CompressedNonUnique, Dense, Hashed, Level, Markers, NonUnique,
-    Offset, Padded, Properties, Range, Singleton, SingletonAos, SingletonNonUnique,
+    Compressed, CompressedAos, CompressedNonUnique, Dense, Hashed, InBlock, Level, Markers,
+    NonUnique, Offset, Padded, Properties, Range, Singleton, SingletonAos, SingletonNonUnique,
     SingletonPadded, Slotted, Unordered,
 };
 pub use levels::Levels;
@@ -115,8 +116,8 @@ pub use value::Value;
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
     pub use crate::{
-        sparse_kernel, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csc, Csf3, Csf4, Csr,
-        Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed,
+        sparse_kernel, Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csc, Csf3, Csf4,
+        Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed,
         Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton,
         SingletonNonUnique, SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
     };

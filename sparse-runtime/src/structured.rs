@@ -244,7 +244,7 @@ fn signed_dims(shape: [usize; 2]) -> Result<(), Error> {
 }
 
 /// The view's entries mapped to logical coordinates and sorted.
-fn logical_entries<V>(
+pub(crate) fn logical_entries<V>(
     view: Vec<(Vec<usize>, V)>,
     logical: impl Fn(&[usize]) -> Vec<usize>,
 ) -> Vec<(Vec<usize>, V)> {

@@ -87,6 +87,11 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         }
     }
 
+    /// The levels and values, giving up the tensor.
+    pub(crate) fn into_parts(self) -> (L, Vec<V>) {
+        (self.levels, self.vals)
+    }
+
     /// The logical shape.
     pub fn shape(&self) -> &[usize] {
         &self.shape

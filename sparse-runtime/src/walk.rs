@@ -25,8 +25,11 @@ fn walk(
     let Some((level, rest)) = levels.split_first() else {
         return;
     };
-    for q in level.child_range(parent).filter(|&q| level.is_stored(q)) {
-        path.push(level.coord_at(q));
+    for q in level
+        .child_range_under(parent, path)
+        .filter(|&q| level.is_stored(q))
+    {
+        path.push(level.coord_under(q, parent, path));
         if rest.is_empty() {
             visit(path, q);
         } else {

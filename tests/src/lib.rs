@@ -6,7 +6,7 @@
 //! entries, run the generated kernel, and compare `to_dense()` of its output
 //! with a dense oracle computed by nested loops over [`DenseT`]s.
 
-use sparse_runtime::{Levels, ModeOrder, Tensor, Value};
+use sparse_runtime::{Dense, Levels, ModeOrder, Tensor, Value};
 use std::fmt::{Debug, Display};
 
 /// Densities every kernel is swept over.
@@ -400,6 +400,22 @@ pub fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64
         out.set(&c, f(a.get(&c), b.get(&c)));
     }
     out
+}
+
+/// The `k`-th matrix operand's random entries of one case (`k > 0` at another density).
+pub fn operand_entries(shape: [usize; 2], density: f64, seed: u64, k: u64) -> Entries<f64> {
+    let density = if k == 0 {
+        density
+    } else {
+        other_density(density, seed, k)
+    };
+    random_entries(&shape, density, case_seed(seed, &shape, k))
+}
+
+/// A dense vector of `n` non-zero random values, as a `Dense1` and as its oracle.
+pub fn dense_vec(n: usize, seed: u64) -> (Tensor<f64, (Dense,)>, DenseT<f64>) {
+    let e = nonzero_entries(&[n], seed);
+    (build(&[n], &e), DenseT::from_entries(&[n], &e))
 }
 
 #[cfg(test)]

@@ -89,11 +89,6 @@ sparse_kernel! {
 
 const SHAPES: [[usize; 2]; 6] = [[0, 0], [1, 1], [3, 5], [5, 3], [8, 8], [17, 9]];
 
-fn dense_vec(n: usize, seed: u64) -> (Dense1<f64>, DenseT<f64>) {
-    let e = nonzero_entries(&[n], seed);
-    (build(&[n], &e), DenseT::from_entries(&[n], &e))
-}
-
 #[test]
 fn spmv_matches_oracle() {
     for shape in SHAPES {
@@ -119,16 +114,6 @@ fn spmv_matches_oracle() {
             assert_close(yt.vals(), &expect, f64::TOL, case);
         });
     }
-}
-
-/// The `k`-th operand's random entries of one case (`k > 0` at another density).
-fn operand_entries(shape: [usize; 2], density: f64, seed: u64, k: u64) -> Vec<(Vec<usize>, f64)> {
-    let density = if k == 0 {
-        density
-    } else {
-        other_density(density, seed, k)
-    };
-    random_entries(&shape, density, case_seed(seed, &shape, k))
 }
 
 /// The entries of a `[n, 1]` matrix as a vector's.

@@ -36,4 +36,27 @@ sparse_kernel! {
     }
 }
 
+sparse_kernel! {
+    // BCSR is visited block by block, and its levels exist only inside it.
+    pub fn add_bcsr_into_csr(c: &mut Csr<f64>, a: &Bcsr<f64, 2, 2>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn into_bcsr(a: &mut Bcsr<f64, 2, 2>, b: &Csr<f64>) {
+        a(i, j) = b(i, j)
+    }
+    pub fn in_block_level(y: &mut Dense1<f64>, a: &Tensor<f64, (Dense, Compressed, InBlock<2>, InBlock<2>)>) {
+        y(i) = a(p, q, i, j)
+    }
+}
+
+sparse_kernel! {
+    // Bcsr's block size is two constants after the value type.
+    pub fn one_size(y: &mut Dense1<f64>, a: &Bcsr<f64, 3>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn not_a_size(y: &mut Dense1<f64>, a: &Bcsr<f64, [u8; 2], 3>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+}
+
 fn main() {}

@@ -19,6 +19,7 @@ mod compressed;
 mod dense;
 mod diagonal;
 mod hashed;
+mod in_block;
 mod markers;
 mod runs;
 mod singleton;
@@ -30,6 +31,7 @@ pub use dense::Dense;
 pub(crate) use diagonal::{check_offsets, rows_of as diagonal_rows};
 pub use diagonal::{Offset, Range};
 pub use hashed::Hashed;
+pub use in_block::InBlock;
 pub use markers::{Markers, NonUnique, Padded, Unordered};
 pub use singleton::{Singleton, SingletonNonUnique, SingletonPadded};
 pub use slotted::Slotted;
@@ -129,6 +131,24 @@ pub trait Level: Debug + Send + Sync + 'static + Sealed {
     /// Coordinate stored at position `pos` (a position of a child range).
     /// Meaningful only where [`Level::is_stored`].
     fn coord_at(&self, pos: usize) -> usize;
+
+    /// [`Level::child_range`] for a walk that knows `path`, the coordinates of
+    /// this level's ancestors (root first). A level whose segments depend on
+    /// an ancestor's coordinate ([`InBlock`]) overrides it; such a level is
+    /// unique and ordered and never below a non-unique one, so the walks that
+    /// know no path (sibling checks across runs, reordering) never meet it.
+    fn child_range_under(&self, parent_pos: usize, path: &[usize]) -> Span<usize> {
+        let _ = path;
+        self.child_range(parent_pos)
+    }
+
+    /// [`Level::coord_at`] for a walk that knows the parent position and the
+    /// ancestors' coordinates `path` (root first); see
+    /// [`Level::child_range_under`].
+    fn coord_under(&self, pos: usize, parent_pos: usize, path: &[usize]) -> usize {
+        let _ = (parent_pos, path);
+        self.coord_at(pos)
+    }
 
     /// Whether position `pos` (of a child range) holds a coordinate. Every
     /// position of a compact level does; a hashed level's empty buckets do

@@ -202,7 +202,15 @@ fn bcsr_blocks_and_edges() {
     // 2 x 3 block rows and columns; blocks (0,0), (1,0), (1,2), the last two cut.
     assert_eq!(a.row_ptr(), &[0, 1, 3]);
     assert_eq!(a.col_idx(), &[0, 0, 2]);
-    assert_eq!(a.view().shape(), &[2, 3, 3, 3]);
+    // The view (I, J, i, j) holds logical rows and columns below the block coordinates;
+    // components of the cut blocks outside the matrix are not in it.
+    assert_eq!(a.view().shape(), &[2, 3, 5, 7]);
+    let view = a.view().entries();
+    assert_eq!(view.len(), 17);
+    assert!(view
+        .iter()
+        .all(|(c, _)| c[0] == c[2] / 3 && c[1] == c[3] / 3));
+    assert!(view.contains(&(vec![1, 2, 4, 6], 2.5)));
     assert_eq!(a.block_vals(2)[3], 2.5); // row 4 % 3 = 1, column 6 % 3 = 0
     let expect = entries(&[([0, 0], 1.0), ([1, 2], 3.0), ([3, 1], 4.0), ([4, 6], 2.5)]);
     let nonzero: Vec<_> = a.entries().into_iter().filter(|(_, v)| *v != 0.0).collect();
