@@ -11,7 +11,8 @@
 //! - [`Tensor`], a shape plus a tuple of levels plus values, with construction
 //!   from coordinates, validation of raw arrays, and enumeration of entries;
 //! - format aliases ([`Csr`], [`Csc`], [`Coo`], [`Dense2`], ...), the remapped
-//!   format [`Dia`], and errors.
+//!   format [`Dia`], the struct-held formats [`CooAos`], [`Bcsr`] and [`Csb`],
+//!   and errors.
 //!
 //! A tensor's format is its level tuple (outermost level first) and its mode
 //! order, following Chou, Kjolstad and Amarasinghe, "Format abstraction for
@@ -66,6 +67,7 @@
 //! | [`Ell`] | `(Dense, Slotted)` | identity | about as many entries in every row |
 //! | [`CooAos`] | `(CompressedAos, SingletonAos)` over one pair array | identity | coordinate pairs used as they arrive |
 //! | [`Bcsr`] | `(Dense, Compressed, InBlock, InBlock)` over `(i / R, j / C, i, j)` | remapped | matrices of small dense blocks (finite elements) |
+//! | [`Csb`] | `(Dense, Dense, CompressedNonUnique, Singleton)` over `(i / beta, j / beta, i, j)` | remapped | `A x` and `Aᵀ x` from one copy, local and parallel-friendly blocks |
 //!
 //! Any other composition is written out as [`Tensor<V, (levels..), Modes<..>>`](Tensor).
 #![warn(missing_docs)]
@@ -76,6 +78,7 @@ mod alloc;
 mod block;
 mod blocked;
 mod build;
+mod csb;
 mod dense;
 mod error;
 mod index;
@@ -97,6 +100,7 @@ pub use aliases::{
     SparseVec,
 };
 pub use blocked::{Bcsr, BlockView};
+pub use csb::{Csb, CsbView};
 pub use error::Error;
 pub use index::Index;
 pub use level::{
@@ -116,9 +120,9 @@ pub use value::Value;
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
     pub use crate::{
-        sparse_kernel, Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csc, Csf3, Csf4,
-        Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec, Hashed,
-        Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton,
+        sparse_kernel, Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csb, Csc, Csf3,
+        Csf4, Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec,
+        Hashed, Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton,
         SingletonNonUnique, SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
     };
 }

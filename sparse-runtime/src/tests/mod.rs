@@ -3,6 +3,7 @@
 
 mod append;
 mod compositions;
+mod csb;
 mod edge_cases;
 mod invariants;
 mod oracle;
