@@ -208,6 +208,19 @@ pub static BCSR_REMAP: Remap = Remap {
     consts: &["R", "C"],
 };
 
+/// CSB (Buluç et al. 2009): the view `(I, J, i, j)` stored as `(Dense, Dense,
+/// CompressedNonUnique, Singleton)`, `I` and `J` the block row and column of square blocks
+/// whose size is chosen at construction, then each block's entries as COO pairs of the
+/// matrix's own coordinates. Plain levels: only the struct's constructors keep every entry in
+/// its one block, which makes the sum over the hidden modes exact.
+pub static CSB_REMAP: Remap = Remap {
+    name: "Csb",
+    logical: 2,
+    hidden: &["block_row", "block_col"],
+    visits: "block by block",
+    consts: &[],
+};
+
 /// COO in array-of-structs layout: `(i, j)` stored as `(CompressedAos, SingletonAos)`, two
 /// levels reading one pair array, held by the runtime's `CooAos` (no hidden mode).
 pub static COO_AOS_VIEW: Remap = Remap {
@@ -350,6 +363,12 @@ pub const ALIASES: &[Alias] = &[
         levels: &["Dense", "Compressed", "InBlock", "InBlock"],
         modes: &[2, 3, 0, 1],
         remap: Some(&BCSR_REMAP),
+    },
+    Alias {
+        name: "Csb",
+        levels: &["Dense", "Dense", "CompressedNonUnique", "Singleton"],
+        modes: &[2, 3, 0, 1],
+        remap: Some(&CSB_REMAP),
     },
     Alias {
         name: "CooAos",

@@ -156,6 +156,13 @@ fn bcsr_spmv() {
 }
 
 #[test]
+fn csb_spmv() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Csb<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}
+
+#[test]
 fn ell_spmv() {
     insta::assert_snapshot!(generated(
         "pub fn spmv(y: &mut Dense1<f64>, a: &Ell<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"

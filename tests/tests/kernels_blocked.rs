@@ -1,12 +1,13 @@
 //! Block formats as kernel inputs, against a dense oracle: `Bcsr` (dense `R x C` blocks, the
-//! remapped view `(I, J, i, j)`) in SpMV, transposed SpMV, SpMM, element-wise sums and
-//! products with other formats into outputs written in place, and reductions. Block sizes
-//! 1 x 1, 2 x 3 and 3 x 3; shapes include empty and non-square matrices and blocks cut by the
-//! matrix edge on either side; densities from empty to full.
+//! remapped view `(I, J, i, j)`) and `Csb` (square blocks of COO pairs, block size chosen at
+//! construction) in SpMV, transposed SpMV, SpMM, element-wise sums and products with other
+//! formats into outputs written in place, and reductions. Block sizes 1 x 2, 2 x 3 and 3 x 3
+//! (`Bcsr`), 1, 2, 4 and the default (`Csb`); shapes include empty and non-square matrices and
+//! blocks cut by the matrix edge on either side; densities from empty to full.
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
-use sparse_runtime::Bcsr;
+use sparse_runtime::{Bcsr, Csb};
 use sparse_tests::*;
 
 const N: usize = 2;
@@ -41,6 +42,21 @@ sparse_kernel! {
         s = a(i, j)
     }
     // Hidden block sums stay inside their access: `x(i)` is added once, not once per block.
+    pub fn spmv_csb(y: &mut Dense1<f64>, a: &Csb<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn spmv_t_csb(y: &mut Dense1<f64>, a: &Csb<f64, u64>, x: &Dense1<f64>) {
+        y(j) = a(i, j) * x(i)
+    }
+    pub fn add_csb_csr(c: &mut Dense2<f64>, a: &Csb<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    pub fn mul_csb_bcsr_hm(c: &mut HashMat<f64>, a: &Csb<f64>, b: &Bcsr<f64, 2, 3, u64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+    pub fn sum_csb(s: &mut f64, a: &Csb<f64, u64>) {
+        s = a(i, j)
+    }
     pub fn residual_b23(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Bcsr<f64, 2, 3, u64>, x: &Dense1<f64>) {
         r(i) = b(i) - a(i, j) * x(j)
     }
@@ -205,4 +221,65 @@ fn bcsr_edge_blocks_are_clipped() {
     let mut y = Dense1::zeros(5);
     spmv_b33(&mut y, &a, &x).unwrap();
     assert_eq!(y.vals(), &[0.0, 0.0, 0.0, 20.0, 50.0]);
+}
+
+#[test]
+fn csb_matches_oracle() {
+    for shape in SHAPES {
+        sweep(|density, seed| {
+            let ae = operand_entries(shape, density, seed, 0);
+            let be = operand_entries(shape, density, seed, 1);
+            let (ad, bd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+            );
+            let b_csr: Csr<f64> = build(&shape, &be);
+            let b_bcsr = Bcsr::<f64, 2, 3, u64>::from_entries(&shape, be.iter().cloned()).unwrap();
+            let (x, xd) = dense_vec(shape[1], seed);
+            let (xt, xtd) = dense_vec(shape[0], seed + 1);
+            let garbage = nonzero_entries(&shape, seed);
+            for block in [None, Some(1), Some(2), Some(4)] {
+                let case = (shape, density, seed, block);
+                let a: Csb<f64> = match block {
+                    None => Csb::from_entries(&shape, ae.iter().cloned()),
+                    Some(b) => Csb::from_entries_with_block(&shape, b, ae.iter().cloned()),
+                }
+                .unwrap();
+                let at = Csb::<f64, u64>::from_entries_with_block(
+                    &shape,
+                    a.block_size(),
+                    ae.iter().cloned(),
+                )
+                .unwrap();
+                let mut y: Dense1<f64> = build(&[shape[0]], &nonzero_entries(&[shape[0]], seed));
+                spmv_csb(&mut y, &a, &x).unwrap();
+                assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, case);
+                let mut yt: Dense1<f64> = build(&[shape[1]], &nonzero_entries(&[shape[1]], seed));
+                spmv_t_csb(&mut yt, &at, &xt).unwrap();
+                assert_close(yt.vals(), &transposed_matvec(&ad, &xtd), f64::TOL, case);
+
+                let mut c: Dense2<f64> = build(&shape, &garbage);
+                add_csb_csr(&mut c, &a, &b_csr).unwrap();
+                assert_close(
+                    c.vals(),
+                    &elementwise(&ad, &bd, |x, y| x + y),
+                    f64::TOL,
+                    case,
+                );
+                let mut h: HashMat<f64> = build(&shape, &garbage);
+                mul_csb_bcsr_hm(&mut h, &a, &b_bcsr).unwrap();
+                assert_close(
+                    &h.to_dense(),
+                    &elementwise(&ad, &bd, |x, y| x * y),
+                    f64::TOL,
+                    case,
+                );
+                revalidate(&h);
+
+                let mut s = 7.0;
+                sum_csb(&mut s, &at).unwrap();
+                assert_scalar_close(s, ae.iter().map(|(_, v)| v).sum(), f64::TOL, case);
+            }
+        });
+    }
 }

@@ -44,6 +44,9 @@ sparse_kernel! {
     pub fn into_bcsr(a: &mut Bcsr<f64, 2, 2>, b: &Csr<f64>) {
         a(i, j) = b(i, j)
     }
+    pub fn into_csb(a: &mut Csb<f64>, b: &Csr<f64>) {
+        a(i, j) = b(i, j)
+    }
     pub fn in_block_level(y: &mut Dense1<f64>, a: &Tensor<f64, (Dense, Compressed, InBlock<2>, InBlock<2>)>) {
         y(i) = a(p, q, i, j)
     }
