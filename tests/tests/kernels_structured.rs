@@ -361,3 +361,42 @@ fn ell_edge_rows_match_oracle() {
         revalidate(&c);
     }
 }
+
+/// DIA with one diagonal at either extreme offset (one component each), with an all-zero
+/// diagonal between them, and with no diagonal at all: SpMV, transposed SpMV and a sum with
+/// `Csr` against the oracle.
+#[test]
+fn dia_extreme_and_empty_diagonals_match_oracle() {
+    let (n, m) = (4, 6);
+    // Offset -3 holds (3, 0) at slot 3, offset 0 is all zero, offset 5 holds (0, 5) at slot 0.
+    let mut three = vec![0.0; 3 * n];
+    three[3] = 2.0;
+    three[2 * n] = 7.0;
+    let cases = [
+        Dia::<f64>::from_diagonals(n, m, vec![-3], vec![0.0, 0.0, 0.0, 2.0]).unwrap(),
+        Dia::<f64>::from_diagonals(n, m, vec![5], vec![7.0, 0.0, 0.0, 0.0]).unwrap(),
+        Dia::<f64>::from_diagonals(n, m, vec![-3, 0, 5], three).unwrap(),
+        Dia::<f64>::new(&[n, m]).unwrap(),
+    ];
+    let be = vec![(vec![3, 0], 1.0), (vec![0, 5], -1.0), (vec![1, 1], 4.0)];
+    let b: Csr<f64> = build(&[n, m], &be);
+    let bd = DenseT::from_entries(&[n, m], &be);
+    let (x, xd) = dense_vec(m, 5);
+    let (xt, xtd) = dense_vec(n, 6);
+    for (k, a) in cases.iter().enumerate() {
+        let ad = DenseT::from_entries(&[n, m], &a.entries());
+        let mut y = Dense1::from_vec(vec![9.0; n]);
+        spmv_dia(&mut y, a, &x).unwrap();
+        assert_close(y.vals(), &matvec(&ad, &xd), f64::TOL, k);
+        let mut yt = Dense1::from_vec(vec![9.0; m]);
+        spmv_t_dia(&mut yt, a, &xt).unwrap();
+        let mut expect = DenseT::zeros(&[m]);
+        for (c, v) in a.entries() {
+            expect.add(&[c[1]], v * xtd.get(&[c[0]]));
+        }
+        assert_close(yt.vals(), &expect, f64::TOL, k);
+        let mut c = Dense2::zeros(n, m);
+        add_dia_csr(&mut c, a, &b).unwrap();
+        assert_close(c.vals(), &elementwise(&ad, &bd, |x, y| x + y), f64::TOL, k);
+    }
+}
