@@ -22,7 +22,7 @@ pub use sparse_difftest_gen::testcode::kernel_module;
 use gen::data;
 use gen::kernel::Kernel;
 use gen::reference::{self, Stored};
-use sparse_runtime::{CooAos, Dia, Error, Index, Levels, ModeOrder, Tensor, Value};
+use sparse_runtime::{Bcsr, CooAos, Csb, Dia, Error, Index, Levels, ModeOrder, Tensor, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -167,9 +167,11 @@ fn revalidate<V: Value, L: Levels + Clone, O: ModeOrder>(t: &Tensor<V, L, O>) ->
 /// What the harness builds an operand of: built from logical entries, re-validated through
 /// its raw-array constructor, read back as logical entries.
 pub trait Operand<V: Value>: Sized {
-    /// `from_entries`.
+    /// `from_entries`; a format whose block size is a run-time value (`Csb`) is built with
+    /// `block` (`data::Case::blocks`), its default when `None`. Other formats ignore it.
     fn from_entries<'c>(
         shape: &[usize],
+        block: Option<usize>,
         entries: impl Iterator<Item = (&'c [usize], V)>,
     ) -> Result<Self, Error>;
     /// Rebuilds it from its parts through the validating constructor.
@@ -181,6 +183,7 @@ pub trait Operand<V: Value>: Sized {
 impl<V: Value, L: Levels + Clone, O: ModeOrder> Operand<V> for Tensor<V, L, O> {
     fn from_entries<'c>(
         shape: &[usize],
+        _block: Option<usize>,
         entries: impl Iterator<Item = (&'c [usize], V)>,
     ) -> Result<Self, Error> {
         Tensor::from_entries(shape, entries)
@@ -196,6 +199,7 @@ impl<V: Value, L: Levels + Clone, O: ModeOrder> Operand<V> for Tensor<V, L, O> {
 impl<V: Value> Operand<V> for Dia<V> {
     fn from_entries<'c>(
         shape: &[usize],
+        _block: Option<usize>,
         entries: impl Iterator<Item = (&'c [usize], V)>,
     ) -> Result<Self, Error> {
         Dia::from_entries(shape, entries)
@@ -212,6 +216,7 @@ impl<V: Value> Operand<V> for Dia<V> {
 impl<V: Value, I: Index> Operand<V> for CooAos<V, I> {
     fn from_entries<'c>(
         shape: &[usize],
+        _block: Option<usize>,
         entries: impl Iterator<Item = (&'c [usize], V)>,
     ) -> Result<Self, Error> {
         CooAos::from_entries(shape, entries)
@@ -222,6 +227,59 @@ impl<V: Value, I: Index> Operand<V> for CooAos<V, I> {
     }
     fn entries(&self) -> Vec<(Vec<usize>, V)> {
         CooAos::entries(self)
+    }
+}
+
+impl<V: Value, const R: usize, const C: usize, I: Index> Operand<V> for Bcsr<V, R, C, I> {
+    fn from_entries<'c>(
+        shape: &[usize],
+        _block: Option<usize>,
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error> {
+        Bcsr::from_entries(shape, entries)
+    }
+    fn revalidate(&self) -> Result<(), Error> {
+        let s = self.shape();
+        Bcsr::<V, R, C, I>::from_bsr_arrays(
+            s[0],
+            s[1],
+            self.row_ptr().to_vec(),
+            self.col_idx().to_vec(),
+            self.vals().to_vec(),
+        )
+        .map(drop)
+    }
+    fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        Bcsr::entries(self)
+    }
+}
+
+impl<V: Value, I: Index> Operand<V> for Csb<V, I> {
+    fn from_entries<'c>(
+        shape: &[usize],
+        block: Option<usize>,
+        entries: impl Iterator<Item = (&'c [usize], V)>,
+    ) -> Result<Self, Error> {
+        match block {
+            Some(b) => Csb::from_entries_with_block(shape, b, entries),
+            None => Csb::from_entries(shape, entries),
+        }
+    }
+    fn revalidate(&self) -> Result<(), Error> {
+        let s = self.shape();
+        Csb::<V, I>::from_csb_arrays(
+            s[0],
+            s[1],
+            self.block_size(),
+            self.blk_ptr().to_vec(),
+            self.row_idx().to_vec(),
+            self.col_idx().to_vec(),
+            self.vals().to_vec(),
+        )
+        .map(drop)
+    }
+    fn entries(&self) -> Vec<(Vec<usize>, V)> {
+        Csb::entries(self)
     }
 }
 
@@ -255,7 +313,8 @@ impl<'a> Case<'a> {
         let shape = &self.spec.shapes[p];
         let want = &self.spec.entries[p];
         let entries = want.iter().map(|(c, v)| (c.as_slice(), V::from_f64(*v)));
-        let t = match T::from_entries(shape, entries) {
+        let block = self.spec.blocks[p];
+        let t = match T::from_entries(shape, block, entries) {
             Ok(t) => t,
             Err(e) => {
                 let d = format!(
@@ -305,7 +364,7 @@ impl<'a> Case<'a> {
         Ok(t)
     }
 
-    /// Tensor input `p` (a `Tensor`, or a remapped `Dia`).
+    /// Tensor input `p` (a `Tensor`, or a struct-held `Dia`, `CooAos`, `Bcsr`, `Csb`).
     pub fn input<V: TestValue, T: Operand<V>>(&mut self, p: usize) -> Result<T, Stop> {
         self.build(p)
     }

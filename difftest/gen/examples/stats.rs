@@ -1,8 +1,8 @@
 //! Generator statistics without the compiler: shapes, value types, outputs and the oracle's
-//! limitation rates over a seed range:
+//! limitation rates, kernels per structured input format over a seed range:
 //! `cargo run --release -p sparse-difftest-gen --example stats -- START COUNT`.
 
-use sparse_difftest_gen::format::Kind;
+use sparse_difftest_gen::format::{Format, Kind, Spelling, STRUCTURED};
 use sparse_difftest_gen::generate;
 use sparse_difftest_gen::kernel::{ParamKind, ValTy};
 use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations};
@@ -38,13 +38,44 @@ fn main() {
                 bump("hashed input, oracle accepted".into());
             }
         }
-        let remapped = k
+        let inputs: Vec<&Format> = k
             .params
             .iter()
-            .any(|p| matches!(&p.kind, ParamKind::Input(f) if f.remapped));
-        let padded = k.params.iter().any(
-            |p| matches!(&p.kind, ParamKind::Input(f) if !f.remapped && f.kinds.contains(&Kind::SingletonPadded)),
-        );
+            .filter_map(|p| match &p.kind {
+                ParamKind::Input(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        let remapped = inputs.iter().any(|f| f.remapped());
+        let padded = inputs
+            .iter()
+            .any(|f| !f.remapped() && f.kinds.contains(&Kind::SingletonPadded));
+        // Kernels with an input of each structured alias, and the spellings drawn.
+        for &name in STRUCTURED {
+            if inputs.iter().any(|f| f.alias_name() == Some(name)) {
+                bump(format!("input {name}"));
+                if limitations(&k).is_empty() {
+                    bump(format!("input {name}, oracle accepted"));
+                }
+            }
+        }
+        for f in &inputs {
+            if let Spelling::Alias {
+                name: name @ ("Bcsr" | "Csb"),
+                index,
+                consts,
+            } = &f.spelling
+            {
+                let index = index.map_or("not written", |i| i.name());
+                bump(format!("{name} operands, index type {index}"));
+                if let [r, c] = consts[..] {
+                    bump(format!("{name} operands, block {r}x{c}"));
+                }
+            }
+        }
+        if let Some(h) = inputs.iter().map(|f| f.hidden).max().filter(|&h| h > 0) {
+            bump(format!("remapped input, most hidden modes {h}"));
+        }
         let slotted = k
             .params
             .iter()
@@ -65,7 +96,7 @@ fn main() {
             }
         }
         if remapped {
-            bump("remapped input (Dia)".into());
+            bump("remapped input (Dia, Bcsr, Csb)".into());
             if limitations(&k).is_empty() {
                 bump("remapped input, oracle accepted".into());
             }

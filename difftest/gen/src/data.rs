@@ -37,6 +37,24 @@ pub struct Case {
     pub scalars: Vec<f64>,
     /// `(parameter, mode)` whose size was changed: the kernel must return `Err`.
     pub perturbed: Option<(usize, usize)>,
+    /// Per parameter: the block size a `Csb` input is built with
+    /// (`Csb::from_entries_with_block`); `None`: `Csb::from_entries` and its default block,
+    /// or not a `Csb`. See [`csb_block`].
+    pub blocks: Vec<Option<usize>>,
+}
+
+/// The block size of a `Csb` input `p` of shape `shape` in case `index`: cycling with the case
+/// (shifted by the parameter, so two `Csb` operands differ) through 1, 2, 3, the default of
+/// `Csb::from_entries` (`None`), one more than the matrix's larger side, and 4.
+pub fn csb_block(index: usize, p: usize, shape: &[usize]) -> Option<usize> {
+    match (index + p) % 6 {
+        0 => Some(1),
+        1 => Some(2),
+        2 => Some(3),
+        3 => None,
+        4 => Some(shape.iter().copied().max().unwrap_or(0) + 1),
+        _ => Some(4),
+    }
 }
 
 impl Case {
@@ -55,9 +73,14 @@ impl Case {
             .collect();
         let mut dens = Vec::new();
         for (p, param) in k.params.iter().enumerate() {
-            if let ParamKind::Input(_) = param.kind {
+            if let ParamKind::Input(f) = &param.kind {
+                let block = match (f.alias_name(), self.blocks[p]) {
+                    (Some("Csb"), Some(b)) => format!(", block {b}"),
+                    (Some("Csb"), None) => ", default block".to_string(),
+                    _ => String::new(),
+                };
                 dens.push(format!(
-                    "{}={} (shape {:?}, {} entries)",
+                    "{}={} (shape {:?}, {} entries{block})",
                     param.name,
                     self.densities[p],
                     self.shapes[p],
@@ -189,8 +212,9 @@ pub fn coordinates(shape: &[usize]) -> Vec<Vec<usize>> {
 /// one coordinate per parent position, so entries that share its parent position must agree on
 /// it (equal coordinates share the position).
 pub fn representable(f: &Format, entries: Entries) -> Entries {
-    // A remapped format holds any entries (DIA stores every diagonal that has one).
-    if f.remapped {
+    // A remapped format holds any entries (DIA stores every diagonal that has one, BCSR every
+    // block, CSB every entry in the block that contains it).
+    if f.remapped() {
         return entries;
     }
     let n = f.order();
@@ -220,7 +244,7 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
                         level += 1;
                     }
                 }
-                Kind::Range | Kind::Offset => {}
+                Kind::Range | Kind::Offset | Kind::InBlock => {}
                 Kind::Singleton | Kind::SingletonNu | Kind::SingletonPadded => {
                     let parent = key[..key.len() - 1].to_vec();
                     match taken.get(&(level - 1, parent.clone())) {
@@ -241,7 +265,7 @@ pub fn representable(f: &Format, entries: Entries) -> Entries {
 /// a child even without entries), so their size cannot be 0 while the parent has positions.
 pub fn padded_singletons(f: &Format) -> Vec<usize> {
     let mut out = Vec::new();
-    if f.remapped {
+    if f.remapped() {
         return out;
     }
     let mut padded = false;
@@ -250,9 +274,11 @@ pub fn padded_singletons(f: &Format) -> Vec<usize> {
             // A hash level's empty buckets and a slotted level's empty slots, like dense
             // positions, have children too.
             Kind::Dense | Kind::Hashed | Kind::Slotted => true,
-            Kind::Compressed | Kind::CompressedNu | Kind::CompressedUnordered | Kind::Range => {
-                false
-            }
+            Kind::Compressed
+            | Kind::CompressedNu
+            | Kind::CompressedUnordered
+            | Kind::Range
+            | Kind::InBlock => false,
             Kind::Singleton | Kind::SingletonNu | Kind::Offset | Kind::SingletonPadded => padded,
         };
         // A padded singleton may leave a position empty: size 0 is fine for it.
@@ -347,6 +373,7 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
             entries: vec![Vec::new(); k.params.len()],
             scalars: vec![0.0; k.params.len()],
             perturbed,
+            blocks: vec![None; k.params.len()],
         };
         for (p, param) in k.params.iter().enumerate() {
             match &param.kind {
@@ -379,6 +406,9 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                         case.densities[p] = density;
                     }
                     case.entries[p] = random_entries(&mut rng, f, &shape, density, k.vt);
+                    if f.alias_name() == Some("Csb") {
+                        case.blocks[p] = csb_block(index, p, &shape);
+                    }
                     case.shapes[p] = shape;
                 }
             }
@@ -402,8 +432,9 @@ mod tests {
             spelling: Spelling::Alias {
                 name: "",
                 index: None,
+                consts: Vec::new(),
             },
-            remapped: false,
+            hidden: 0,
         }
     }
 

@@ -28,6 +28,9 @@ pub enum Kind {
     Range,
     /// `Offset`: DIA's columns (only inside `Dia`).
     Offset,
+    /// `InBlock`: BCSR's rows and columns inside a block (only inside `Bcsr`): iterated by
+    /// position, no locate, ordered, unique, not full.
+    InBlock,
 }
 
 impl Kind {
@@ -45,6 +48,7 @@ impl Kind {
             Kind::Slotted => "Slotted",
             Kind::Range => "Range",
             Kind::Offset => "Offset",
+            Kind::InBlock => "InBlock",
         }
     }
 
@@ -113,6 +117,9 @@ pub enum Spelling {
         name: &'static str,
         /// The explicit index type argument, if written.
         index: Option<IndexTy>,
+        /// The const generic arguments between the value and the index type (`Bcsr`'s block
+        /// size `R`, `C`), one per [`Remapped::consts`].
+        consts: Vec<usize>,
     },
     /// `Tensor<V, (levels..), order>`.
     Explicit {
@@ -137,8 +144,10 @@ pub struct Format {
     pub modes: Vec<usize>,
     /// The written form.
     pub spelling: Spelling,
-    /// A remapped alias (`Dia`): the levels store a view with one hidden mode.
-    pub remapped: bool,
+    /// The number of hidden modes of a remapped alias (`Dia` 1, `Bcsr` and `Csb` 2; 0 for
+    /// every other format): the levels store a view of `order() + hidden` modes, the hidden
+    /// ones numbered after the logical ones.
+    pub hidden: usize,
 }
 
 /// The format aliases of `sparse_runtime`: name, levels, mode order.
@@ -178,43 +187,128 @@ pub const ALIASES: &[(&str, &[Kind], &[usize])] = &[
     ),
     ("HashVec", &[Kind::Hashed], &[0]),
     ("HashMat", &[Kind::Dense, Kind::Hashed], &[0, 1]),
-    // Remapped formats (see `REMAPPED`): storage levels over the logical modes and a hidden one.
+    // Remapped formats (see `REMAPPED`): storage levels over the logical modes and hidden ones.
     ("Dia", &[Kind::Dense, Kind::Range, Kind::Offset], &[2, 0, 1]),
     ("Ell", &[Kind::Dense, Kind::Slotted], &[0, 1]),
+    // BCSR: (block row, block column, row, column); `R`, `C` in the type.
+    (
+        "Bcsr",
+        &[Kind::Dense, Kind::Compressed, Kind::InBlock, Kind::InBlock],
+        &[2, 3, 0, 1],
+    ),
+    // CSB: (block row, block column, row, column) over plain levels; block size at run time.
+    (
+        "Csb",
+        &[
+            Kind::Dense,
+            Kind::Dense,
+            Kind::CompressedNu,
+            Kind::Singleton,
+        ],
+        &[2, 3, 0, 1],
+    ),
     // COO in array-of-structs layout: COO's levels reading one pair array; input only.
     ("CooAos", &[Kind::CompressedNu, Kind::Singleton], &[0, 1]),
 ];
 
-/// The remapped aliases: they store a view with one hidden mode (numbered after the logical
-/// ones), which a kernel sums over; whether the alias takes an index type.
-pub const REMAPPED: &[(&str, bool)] = &[("Dia", false)];
+/// A remapped alias: it stores a view with `hidden` hidden modes (numbered after the logical
+/// ones), which a kernel sums over (`A(i, j)` of a `Bcsr` is `Σ_{I,J} A'(I, J, i, j)`).
+pub struct Remapped {
+    /// The alias.
+    pub name: &'static str,
+    /// The number of hidden modes.
+    pub hidden: usize,
+    /// Whether the alias takes an index type (`Bcsr<V, R, C, I>`; `Dia<V>` does not).
+    pub takes_index: bool,
+    /// Its const generic parameters after the value type (`Bcsr`'s `R`, `C`), by name.
+    pub consts: &'static [&'static str],
+}
+
+/// The remapped aliases.
+pub const REMAPPED: &[Remapped] = &[
+    Remapped {
+        name: "Dia",
+        hidden: 1,
+        takes_index: false,
+        consts: &[],
+    },
+    Remapped {
+        name: "Bcsr",
+        hidden: 2,
+        takes_index: true,
+        consts: &["R", "C"],
+    },
+    Remapped {
+        name: "Csb",
+        hidden: 2,
+        takes_index: true,
+        consts: &[],
+    },
+];
+
+/// The largest block size `R`, `C` drawn for a `Bcsr` (each from `1..=MAX_BCSR_BLOCK`).
+pub const MAX_BCSR_BLOCK: usize = 3;
 
 /// The structured matrix aliases, drawn with a share of their own among the many matrix
 /// formats.
-pub const STRUCTURED: &[&str] = &["Dia", "Ell", "CooAos"];
+pub const STRUCTURED: &[&str] = &["Dia", "Ell", "CooAos", "Bcsr", "Csb"];
 
 /// Aliases that are never outputs: their levels have no assembly (though `CooAos` has COO's
-/// properties, its shared pair array is built only by its constructors).
-pub const INPUT_ONLY: &[&str] = &["Dia", "Ell", "CooAos"];
+/// properties and `Csb`'s levels are plain ones, their data is built only by their
+/// constructors).
+pub const INPUT_ONLY: &[&str] = &["Dia", "Ell", "CooAos", "Bcsr", "Csb"];
 
 impl Format {
-    /// The alias `name` (one of [`ALIASES`]) with index type `index` (`None`: not written).
+    /// The alias `name` (one of [`ALIASES`]) with index type `index` (`None`: not written),
+    /// its const parameters (if any) all 1.
     pub fn alias(name: &str, index: Option<IndexTy>) -> Format {
+        let n = REMAPPED
+            .iter()
+            .find(|r| r.name == name)
+            .map_or(0, |r| r.consts.len());
+        Format::alias_with(name, index, vec![1; n])
+    }
+
+    /// The alias `name` with index type `index` and the const arguments `consts` (one per
+    /// [`Remapped::consts`]: `Bcsr`'s block size).
+    pub fn alias_with(name: &str, index: Option<IndexTy>, consts: Vec<usize>) -> Format {
         let &(name, kinds, modes) = ALIASES
             .iter()
             .find(|a| a.0 == name)
             .unwrap_or_else(|| panic!("unknown alias {name}"));
         let dense_alias = kinds.iter().all(|&k| k == Kind::Dense);
-        let remap = REMAPPED.iter().find(|r| r.0 == name);
-        let takes_index = !dense_alias && remap.is_none_or(|r| r.1);
+        let remap = REMAPPED.iter().find(|r| r.name == name);
+        let takes_index = !dense_alias && remap.is_none_or(|r| r.takes_index);
         let index = if takes_index { index } else { None };
+        assert_eq!(
+            consts.len(),
+            remap.map_or(0, |r| r.consts.len()),
+            "const arguments of {name}"
+        );
         Format {
             kinds: kinds.to_vec(),
             index: vec![index.unwrap_or(IndexTy::U32); kinds.len()],
             modes: modes.to_vec(),
-            spelling: Spelling::Alias { name, index },
-            remapped: remap.is_some(),
+            spelling: Spelling::Alias {
+                name,
+                index,
+                consts,
+            },
+            hidden: remap.map_or(0, |r| r.hidden),
         }
+    }
+
+    /// The alias's name, if the format is spelled by one.
+    pub fn alias_name(&self) -> Option<&'static str> {
+        match &self.spelling {
+            Spelling::Alias { name, .. } => Some(name),
+            Spelling::Explicit { .. } => None,
+        }
+    }
+
+    /// A remapped format: its levels store a view with hidden modes.
+    pub fn remapped(&self) -> bool {
+        self.hidden > 0
     }
 
     /// An explicit `Tensor<..>` format of the given levels and mode order, spelled randomly.
@@ -248,13 +342,13 @@ impl Format {
                 modes: modes_spelling,
                 markers: rng.chance(0.5),
             },
-            remapped: false,
+            hidden: 0,
         }
     }
 
-    /// Number of modes the user indexes (a remapped format's hidden mode aside).
+    /// Number of modes the user indexes (a remapped format's hidden modes aside).
     pub fn order(&self) -> usize {
-        self.kinds.len() - usize::from(self.remapped)
+        self.kinds.len() - self.hidden
     }
 
     /// Every level is `Dense`.
@@ -265,7 +359,7 @@ impl Format {
     /// Every level inserts (`Dense`, `Hashed`): as an output it is written in place, in any
     /// order, and may be accumulated into (`+=`).
     pub fn inserts_everywhere(&self) -> bool {
-        !self.remapped
+        !self.remapped()
             && self
                 .kinds
                 .iter()
@@ -282,11 +376,12 @@ impl Format {
             && k[k.len() - 1].unique()
     }
 
-    /// An output of this format can be assembled: a prefix of `Dense` levels, then one last
+    /// An output of this format can be assembled (never one of [`INPUT_ONLY`]): a prefix of
+    /// `Dense` levels, then one last
     /// `Hashed` level, or one or more groups `Compressed` or
     /// `CompressedNonUnique, SingletonNonUnique*, Singleton` and then a block of `Dense` levels.
     pub fn assemblable(&self) -> bool {
-        if self.remapped {
+        if self.remapped() || self.alias_name().is_some_and(|n| INPUT_ONLY.contains(&n)) {
             return false;
         }
         let k = &self.kinds;
@@ -331,10 +426,16 @@ impl Format {
     /// The Rust type for value type `v`.
     pub fn rust_type(&self, v: &str) -> String {
         match &self.spelling {
-            Spelling::Alias { name, index } => match index {
-                Some(i) => format!("{name}<{v}, {}>", i.name()),
-                None => format!("{name}<{v}>"),
-            },
+            Spelling::Alias {
+                name,
+                index,
+                consts,
+            } => {
+                let mut args = vec![v.to_string()];
+                args.extend(consts.iter().map(usize::to_string));
+                args.extend(index.map(|i| i.name().to_string()));
+                format!("{name}<{}>", args.join(", "))
+            }
             Spelling::Explicit {
                 index_written,
                 modes,
@@ -388,14 +489,20 @@ impl Format {
             .iter()
             .zip(&self.index)
             .map(|(&k, &i)| {
-                if k == Kind::Dense {
+                if matches!(k, Kind::Dense | Kind::InBlock) {
                     k.name().to_string()
                 } else {
                     format!("{}<{}>", k.name(), i.name())
                 }
             })
             .collect();
-        format!("({}) modes {:?}", levels.join(", "), self.modes)
+        let levels = format!("({}) modes {:?}", levels.join(", "), self.modes);
+        if self.remapped() {
+            // The struct (with `Bcsr`'s block size), then its view.
+            format!("{} viewed as {levels}", self.rust_type("_"))
+        } else {
+            levels
+        }
     }
 }
 
@@ -503,8 +610,9 @@ pub fn random_unassemblable_kinds(rng: &mut Rng, n: usize) -> Option<Vec<Kind>> 
             spelling: Spelling::Alias {
                 name: "",
                 index: None,
+                consts: Vec::new(),
             },
-            remapped: false,
+            hidden: 0,
         };
         !f.all_dense() && !f.assemblable()
     })
@@ -582,6 +690,22 @@ mod tests {
             Format::alias("Dense2", Some(IndexTy::U64)).rust_type("i64"),
             "Dense2<i64>"
         );
+        // Remapped aliases: const arguments before the index type, which `Dia` does not take.
+        let b = Format::alias_with("Bcsr", Some(IndexTy::U64), vec![2, 3]);
+        assert_eq!(b.rust_type("f64"), "Bcsr<f64, 2, 3, u64>");
+        assert_eq!((b.order(), b.hidden), (2, 2));
+        assert_eq!(
+            Format::alias_with("Bcsr", None, vec![3, 1]).rust_type("f32"),
+            "Bcsr<f32, 3, 1>"
+        );
+        let c = Format::alias("Csb", Some(IndexTy::U32));
+        assert_eq!(c.rust_type("i64"), "Csb<i64, u32>");
+        assert_eq!((c.order(), c.hidden), (2, 2));
+        assert!(c.is_valid() && !c.assemblable() && !c.inserts_everywhere());
+        let d = Format::alias("Dia", Some(IndexTy::U64));
+        assert_eq!(d.rust_type("f64"), "Dia<f64>");
+        assert_eq!((d.order(), d.hidden), (2, 1));
+        assert_eq!(Format::alias("Ell", None).hidden, 0);
         let f = Format {
             kinds: kinds("D,C"),
             index: vec![IndexTy::U32, IndexTy::U64],
@@ -591,7 +715,7 @@ mod tests {
                 modes: ModesSpelling::Modes,
                 markers: false,
             },
-            remapped: false,
+            hidden: 0,
         };
         assert_eq!(
             f.rust_type("f64"),
@@ -606,7 +730,7 @@ mod tests {
                 modes: ModesSpelling::Omitted,
                 markers: true,
             },
-            remapped: false,
+            hidden: 0,
         };
         assert_eq!(
             coo3.rust_type("f64"),

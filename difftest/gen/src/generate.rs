@@ -9,7 +9,7 @@
 
 use crate::format::{
     random_assemblable_kinds, random_modes, random_unassemblable_kinds, random_valid_kinds, Format,
-    IndexTy, ALIASES,
+    IndexTy, ALIASES, INPUT_ONLY, MAX_BCSR_BLOCK, REMAPPED, STRUCTURED,
 };
 use crate::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
 use crate::rng::Rng;
@@ -40,6 +40,9 @@ pub const P_SPARSE_ACCUMULATE: f64 = 0.02;
 pub const P_SPARSE_DIVISOR: f64 = 0.15;
 /// See [`P_SPARSE_ACCUMULATE`].
 pub const P_BAD_OUTPUT_FORMAT: f64 = 0.03;
+/// Probability that a sparse matrix input is drawn from the structured aliases (`STRUCTURED`:
+/// `Dia`, `Ell`, `CooAos`, `Bcsr`, `Csb`), besides their chance among all aliases.
+pub const P_STRUCTURED: f64 = 0.3;
 /// Probability that a kernel without a loop order is kept rather than re-drawn.
 pub const P_KEEP_NO_ORDER: f64 = 0.12;
 
@@ -728,13 +731,26 @@ impl Gen {
         self.sparse_format(order)
     }
 
+    /// The alias `name` with a random index type (written or not) and, for `Bcsr`, a block
+    /// size `R x C` drawn from `1..=MAX_BCSR_BLOCK` each.
+    fn alias(&mut self, name: &str) -> Format {
+        let index = self.index();
+        let consts = REMAPPED
+            .iter()
+            .find(|r| r.name == name)
+            .map_or(0, |r| r.consts.len());
+        let consts = (0..consts)
+            .map(|_| self.rng.range(1, MAX_BCSR_BLOCK))
+            .collect();
+        Format::alias_with(name, index, consts)
+    }
+
     /// A format with at least one non-dense level.
     fn sparse_format(&mut self, order: usize) -> Format {
-        // The remapped formats get a share of their own among the many matrix formats.
-        if order == 2 && self.rng.chance(0.2) {
-            let name = *self.rng.pick(crate::format::STRUCTURED);
-            let index = self.index();
-            return Format::alias(name, index);
+        // The structured formats get a share of their own among the many matrix formats.
+        if order == 2 && self.rng.chance(P_STRUCTURED) {
+            let name = *self.rng.pick(STRUCTURED);
+            return self.alias(name);
         }
         let aliases: Vec<&str> = ALIASES
             .iter()
@@ -743,8 +759,7 @@ impl Gen {
             .collect();
         if !aliases.is_empty() && self.rng.chance(0.5) {
             let name = *self.rng.pick(&aliases);
-            let index = self.index();
-            return Format::alias(name, index);
+            return self.alias(name);
         }
         let kinds = loop {
             let kinds = random_valid_kinds(&mut self.rng, order);
@@ -758,6 +773,11 @@ impl Gen {
 
     fn output_format(&mut self, order: usize, bad: bool) -> Format {
         if bad {
+            // An input-only alias (a remapped view, or levels without assembly).
+            if order == 2 && self.rng.chance(0.25) {
+                let name = *self.rng.pick(INPUT_ONLY);
+                return self.alias(name);
+            }
             if let Some(kinds) = random_unassemblable_kinds(&mut self.rng, order) {
                 let modes = random_modes(&mut self.rng, order, 0.7);
                 return Format::explicit(&mut self.rng, kinds, modes);
@@ -766,18 +786,17 @@ impl Gen {
         if self.rng.chance(0.4) {
             return self.dense_format(order);
         }
-        // Only aliases whose levels assemble (not `Dia`, `Ell` nor `CooAos`).
+        // Only aliases whose levels assemble (none of `INPUT_ONLY`).
         let aliases: Vec<&str> = ALIASES
             .iter()
             .filter(|a| a.1.len() == order && !a.0.starts_with("Dense"))
-            .filter(|a| !crate::format::INPUT_ONLY.contains(&a.0))
+            .filter(|a| !INPUT_ONLY.contains(&a.0))
             .filter(|a| Format::alias(a.0, None).assemblable())
             .map(|a| a.0)
             .collect();
         if !aliases.is_empty() && self.rng.chance(0.5) {
             let name = *self.rng.pick(&aliases);
-            let index = self.index();
-            return Format::alias(name, index);
+            return self.alias(name);
         }
         let kinds = random_assemblable_kinds(&mut self.rng, order);
         let modes = random_modes(&mut self.rng, order, 0.7);

@@ -90,9 +90,10 @@ pub fn place(k: &Kernel) -> Placed {
 
 /// [`place`] for a kernel with the hidden storage variables of its remapped operands
 /// ([`with_hidden_vars`]). A hidden variable stands for a sum inside one access (`A(i,j)` of a
-/// `Dia` is `Σ_d A'(d,i,j)`): it moves out through products and quotients (their factors and
-/// dividends) but never across an addition, so it is placed at the root of the largest product
-/// that has its access among its factors.
+/// `Dia` is `Σ_d A'(d,i,j)`, of a `Bcsr` or `Csb` `Σ_{I,J} A'(I,J,i,j)`): it moves out
+/// through products and quotients (their factors and dividends) but never across an addition,
+/// so it is placed at the root of the largest product that has its access among its factors
+/// (all hidden variables of one access at the same place).
 fn place_with_hidden(k: &Kernel, hidden: &BTreeSet<usize>) -> Placed {
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
     let reduction: BTreeSet<usize> = k.rhs.vars().difference(&out).copied().collect();
@@ -324,12 +325,19 @@ fn access_constraints(k: &Kernel, p: &Placed, c: &mut Constraints) {
     }
 }
 
+/// Constraints of one access (or of a sparse output when `every`): `vars` has a variable per
+/// mode of the stored view. A remapped output (refused as unassemblable anyway) has variables
+/// only for its logical modes; its hidden levels are skipped.
 fn storage_order_constraints(f: &Format, vars: &[usize], every: bool, c: &mut Constraints) {
     for (level, kind) in f.kinds.iter().enumerate() {
+        let Some(&w) = vars.get(f.modes[level]) else {
+            continue;
+        };
         if every || !kind.locate() {
-            let w = vars[f.modes[level]];
             for &m in &f.modes[..level] {
-                c.before(vars[m], w);
+                if let Some(&u) = vars.get(m) {
+                    c.before(u, w);
+                }
             }
         }
     }
@@ -462,9 +470,10 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
     }
 }
 
-/// The kernel as its loops see it: every access of a remapped format (`Dia`) also
-/// indexes the view's hidden mode, with a variable of its own that no other access uses, and
-/// the set of those hidden variables (placed by [`place_with_hidden`]).
+/// The kernel as its loops see it: every access of a remapped format (`Dia`, `Bcsr`, `Csb`)
+/// also indexes each of the view's hidden modes (`Format::hidden` of them, after the logical
+/// modes), with a fresh variable per hidden mode that no other access uses, and the set of
+/// those hidden variables (placed by [`place_with_hidden`]).
 pub fn with_hidden_vars(k: &Kernel) -> (Kernel, BTreeSet<usize>) {
     let mut out = k.clone();
     out.rhs = add_hidden(&k.rhs, k, &mut out.var_names);
@@ -476,7 +485,8 @@ fn add_hidden(e: &Expr, k: &Kernel, names: &mut Vec<String>) -> Expr {
     match e {
         Expr::Access { param, vars } => {
             let mut vars = vars.clone();
-            if k.params[*param].format().is_some_and(|f| f.remapped) {
+            let hidden = k.params[*param].format().map_or(0, |f| f.hidden);
+            for _ in 0..hidden {
                 vars.push(names.len());
                 names.push(format!("hidden{}", names.len()));
             }

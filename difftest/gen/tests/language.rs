@@ -248,6 +248,91 @@ fn limitations_are_recognized() {
     assert_eq!(limitations(&k), vec![Limitation::OutputFormat]);
 }
 
+#[test]
+fn remapped_formats_sum_their_hidden_modes_inside_their_access() {
+    use sparse_difftest_gen::semantics::with_hidden_vars;
+    for name in ["Dia", "Bcsr", "Csb"] {
+        let hidden = alias(name).hidden;
+        // y(i) = A(i, j) * x(j): the hidden block (or diagonal) variables join the access.
+        let spmv = |y: &str| {
+            kernel(
+                vec![
+                    output("y", alias(y)),
+                    input("A", alias(name)),
+                    input("x", alias("Dense1")),
+                ],
+                &[I],
+                mul(acc(1, &[I, J]), acc(2, &[J])),
+            )
+        };
+        let (h, vars) = with_hidden_vars(&spmv("Dense1"));
+        assert_eq!(vars.len(), hidden, "{name}");
+        let Expr::Bin(_, a, _) = &h.rhs else {
+            panic!("a product")
+        };
+        assert!(matches!(&**a, Expr::Access { vars, .. } if vars.len() == 2 + hidden));
+        assert_eq!(limitations(&spmv("Dense1")), vec![], "{name}");
+        // Into a sparse appended output, the hidden sums nest under the output's variables,
+        // which the in-block (or in-diagonal) levels must follow: no loop order.
+        assert_eq!(
+            limitations(&spmv("SparseVec")),
+            vec![Limitation::Order],
+            "{name}"
+        );
+        assert_eq!(limitations(&spmv("HashVec")), vec![], "{name}");
+        // Transposed SpMV into a dense output is fine.
+        let k = kernel(
+            vec![
+                output("y", alias("Dense1")),
+                input("A", alias(name)),
+                input("x", alias("Dense1")),
+            ],
+            &[J],
+            mul(acc(1, &[I, J]), acc(2, &[I])),
+        );
+        assert_eq!(limitations(&k), vec![], "{name}");
+        // s = A(i, j) * B(j, i): each access wants its row before its column.
+        let k = kernel(
+            vec![
+                scalar_out("s"),
+                input("A", alias(name)),
+                input("B", alias(name)),
+            ],
+            &[],
+            mul(acc(1, &[I, J]), acc(2, &[J, I])),
+        );
+        assert_eq!(limitations(&k), vec![Limitation::Order], "{name}");
+        // c(i, j) = A(i, j) + B(i, j) into a hash output: the hidden sums stay in their terms.
+        let k = kernel(
+            vec![
+                output("c", alias("HashMat")),
+                input("A", alias(name)),
+                input("B", alias("Csr")),
+            ],
+            &[I, J],
+            add(acc(1, &[I, J]), acc(2, &[I, J])),
+        );
+        assert_eq!(limitations(&k), vec![], "{name}");
+        // An output of a remapped format cannot be assembled.
+        let k = kernel(
+            vec![output("c", alias(name)), input("a", alias("Csr"))],
+            &[I, J],
+            acc(1, &[I, J]),
+        );
+        assert!(
+            limitations(&k).contains(&Limitation::OutputFormat),
+            "{name}"
+        );
+    }
+    // Bcsr's InBlock levels have no locate; Csb's levels are plain ones.
+    assert_eq!(
+        alias("Bcsr").kinds,
+        vec![Kind::Dense, Kind::Compressed, Kind::InBlock, Kind::InBlock]
+    );
+    assert!(!Kind::InBlock.locate() && Kind::InBlock.unique() && !Kind::InBlock.singleton());
+    assert_eq!(alias("Csb").modes, vec![2, 3, 0, 1]);
+}
+
 fn stored(shape: &[usize], entries: &[(&[usize], f64)]) -> Option<Stored> {
     Some(Stored {
         shape: shape.to_vec(),

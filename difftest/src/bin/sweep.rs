@@ -9,7 +9,9 @@
 //! Options: `--kernels N` (default 50000), `--start SEED` (default 1000000), `--batch B`
 //! (default 400), `--out DIR` (default `target/difftest`), `--resume` (continue the sweep whose
 //! state is in `DIR`), `--seeds A,B,..` (exactly these kernels), `--ci` (the CI subset, compared
-//! with `difftest/known_failures.txt`), `--timeout SECS` (per kernel, default 120).
+//! with `difftest/known_failures.txt`), `--timeout SECS` (per kernel, default 120), `--formats
+//! F,G,..` (only kernels with an input of one of these aliases, e.g. `Bcsr,Csb`: seeds are
+//! scanned from `--start` until `--kernels` of them are found).
 
 use sparse_difftest::gen::classify::{self, Compiled, Verdict};
 use sparse_difftest::gen::kernel::Kernel;
@@ -36,13 +38,14 @@ struct Options {
     ci: bool,
     write_known: bool,
     timeout: Duration,
+    formats: Option<Vec<String>>,
 }
 
 fn usage(msg: &str) -> ! {
     eprintln!("sweep: {msg}");
     eprintln!(
         "usage: sweep [--kernels N] [--start SEED] [--batch B] [--out DIR] [--resume] \
-         [--seeds A,B,..] [--ci] [--timeout SECS]"
+         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..]"
     );
     std::process::exit(2)
 }
@@ -58,6 +61,7 @@ fn options() -> Options {
         ci: false,
         write_known: false,
         timeout: Duration::from_secs(120),
+        formats: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -78,6 +82,15 @@ fn options() -> Options {
             "--ci" => o.ci = true,
             "--write-known-failures" => o.write_known = true,
             "--timeout" => o.timeout = Duration::from_secs(num(value())),
+            "--formats" => {
+                let names: Vec<String> = value().split(',').map(|s| s.trim().to_string()).collect();
+                for n in &names {
+                    if !gen::format::ALIASES.iter().any(|a| a.0 == n) {
+                        usage(&format!("--formats: unknown alias {n}"));
+                    }
+                }
+                o.formats = Some(names);
+            }
             "--seeds" => {
                 o.seeds = Some(
                     value()
@@ -106,6 +119,9 @@ struct Tally {
     build_secs: f64,
     run_secs: f64,
     classify_secs: f64,
+    /// Per structured alias (`format::STRUCTURED`): kernels with an input of it, and how many
+    /// of those the compiler accepted.
+    uses: BTreeMap<String, (u64, u64)>,
 }
 
 const VERDICT_KEYS: [&str; 5] = [
@@ -159,6 +175,18 @@ impl Tally {
         )
     }
 
+    /// Kernels per structured input format.
+    fn uses_line(&self) -> String {
+        let per: Vec<String> = gen::format::STRUCTURED
+            .iter()
+            .map(|n| {
+                let (all, acc) = self.uses.get(*n).copied().unwrap_or((0, 0));
+                format!("{n} {all} ({acc} accepted)")
+            })
+            .collect();
+        format!("difftest: kernels with an input of {}", per.join(", "))
+    }
+
     fn save(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "next {}", self.next);
@@ -176,6 +204,9 @@ impl Tally {
         }
         for (c, n) in &self.failing {
             let _ = writeln!(s, "failing {c} {n}");
+        }
+        for (f, (all, acc)) in &self.uses {
+            let _ = writeln!(s, "uses {f} {all} {acc}");
         }
         s
     }
@@ -209,6 +240,9 @@ impl Tally {
                         t.failing.insert(c, num(n));
                     }
                 }
+                ["uses", f, all, acc] => {
+                    t.uses.insert(f.to_string(), (num(all), num(acc)));
+                }
                 _ => {}
             }
         }
@@ -239,21 +273,42 @@ fn main() {
     let target = Path::new(WORKSPACE).join("target");
 
     // Which seeds to run.
+    let state_text = std::fs::read_to_string(&state_path).unwrap_or_default();
+    let formats: Option<Vec<String>> = o.formats.clone().or_else(|| {
+        // A resumed sweep keeps its format filter.
+        o.resume
+            .then(|| state_text.lines().find_map(|l| l.strip_prefix("formats ")))
+            .flatten()
+            .map(|f| f.split(',').map(str::to_string).collect())
+    });
+    let wanted = |id: u64| {
+        formats
+            .as_ref()
+            .is_none_or(|f| uses_formats(&generate(id), f))
+    };
     let (mut tally, seeds): (Tally, Vec<u64>) = if let Some(s) = &o.seeds {
         (Tally::default(), s.clone())
     } else if o.ci {
         (Tally::default(), gen::CI_KERNELS.collect())
     } else if o.resume {
-        let text = std::fs::read_to_string(&state_path)
-            .unwrap_or_else(|_| usage("--resume: no state.txt in the output directory"));
-        let t = Tally::load(&text);
+        if state_text.is_empty() {
+            usage("--resume: no state.txt in the output directory");
+        }
+        let text = &state_text;
+        let t = Tally::load(text);
         let end = text
             .lines()
             .find_map(|l| l.strip_prefix("end "))
             .and_then(|n| n.parse::<u64>().ok())
             .unwrap_or(t.next + o.kernels);
         let next = t.next;
-        (t, (next..end).collect())
+        (t, (next..end).filter(|&id| wanted(id)).collect())
+    } else if formats.is_some() {
+        let seeds = (o.start..)
+            .filter(|&id| wanted(id))
+            .take(o.kernels as usize)
+            .collect();
+        (Tally::default(), seeds)
     } else {
         (Tally::default(), (o.start..o.start + o.kernels).collect())
     };
@@ -296,6 +351,13 @@ fn main() {
             let compiled = classify::compile(&k);
             let verdict = classify::judge(&k, &compiled);
             tally.kernels += 1;
+            for name in gen::format::STRUCTURED {
+                if uses_formats(&k, &[name.to_string()]) {
+                    let u = tally.uses.entry(name.to_string()).or_default();
+                    u.0 += 1;
+                    u.1 += u64::from(verdict.runs());
+                }
+            }
             if let Verdict::RefusedAsExpected(l) = verdict {
                 *tally.refused.entry(l).or_insert(0) += 1;
             }
@@ -336,6 +398,9 @@ fn main() {
         tally.next = chunk.last().map_or(tally.next, |s| s + 1);
         let mut state = tally.save();
         let _ = writeln!(state, "end {end}");
+        if let Some(f) = &formats {
+            let _ = writeln!(state, "formats {}", f.join(","));
+        }
         std::fs::write(&state_path, state).expect("write state");
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         eprintln!(
@@ -348,6 +413,7 @@ fn main() {
             (chunk.len() * (b + 1)) as f64 / minutes.max(1e-9)
         );
         eprintln!("{}", tally.summary());
+        eprintln!("{}", tally.uses_line());
     }
 
     if o.ci {
@@ -365,6 +431,15 @@ fn main() {
         findings_path.display()
     );
     println!("{}", tally.summary());
+    println!("{}", tally.uses_line());
+}
+
+/// Whether the kernel has an input of one of the aliases `formats`.
+fn uses_formats(k: &Kernel, formats: &[String]) -> bool {
+    k.params.iter().any(|p| {
+        matches!(&p.kind, gen::kernel::ParamKind::Input(f)
+            if f.alias_name().is_some_and(|n| formats.iter().any(|w| w == n)))
+    })
 }
 
 fn write_known_failures(failing: &BTreeMap<u64, &'static str>) {
