@@ -35,11 +35,13 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
     let checks = shape_checks(kernel);
     let dims = e.dim_bindings();
     let bindings = e.tensor_bindings();
-    let stmts = e.block(body);
+    let stmts = e.disjoint_slices(e.block(body));
     let finish = e.finish_assembly();
     // SAFETY (of the block below): every position passed to an `_unchecked` level function or
-    // slice access comes from a level's own `pos_bounds`, from `locate` over coordinates below
-    // the level size, or from a parent position of a validated tensor, and is read only where
+    // slice access comes from a level's own `pos_bounds` (or, for a level of constant-width
+    // segments, from `width()` where its `is_uncut()` held, which makes every segment that
+    // long), from `locate` over coordinates below the level size, or from a parent position
+    // of a validated tensor, and is read only where
     // its operand is present; the shape checks above make every dimension bound by one index
     // variable equal, so coordinates read from one tensor index the others in range; the
     // assertions above make rustc prove each tensor has the format the code was generated
@@ -277,6 +279,43 @@ impl Emitter<'_> {
             }
         }
         out
+    }
+
+    /// The loop nest as an immediately called closure that takes the value arrays of the
+    /// inputs and of a dense output as slice arguments: rustc marks such arguments `noalias`
+    /// (a `&mut [V]` is disjoint from every other argument), which reaches LLVM as scopes on the
+    /// loads and stores once the closure is inlined, so it can keep output elements in registers
+    /// across loops and needs no overlap checks. Reached through `&mut Tensor` instead, the
+    /// arrays are pointers loaded from the tensors, which LLVM must assume may overlap. A
+    /// sparse output's arrays grow during assembly and stay captured.
+    fn disjoint_slices(&self, stmts: TokenStream) -> TokenStream {
+        let kernel = self.kernel;
+        let v = &kernel.value_type;
+        let assembled = kernel
+            .output_access()
+            .filter(|&a| !kernel.format_of(a).is_all_dense())
+            .map(|a| kernel.accesses[a].tensor);
+        let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
+        let (params, args): (Vec<TokenStream>, Vec<Ident>) = (0..kernel.tensors.len())
+            .filter(|&t| Some(t) != assembled && self.used.contains(&Local::Vals(t)))
+            .map(|t| {
+                let vals = self.local(Local::Vals(t));
+                let ty = match Some(t) == output {
+                    true => quote!(&mut [#v]),
+                    false => quote!(&[#v]),
+                };
+                (quote!(#vals: #ty), vals)
+            })
+            .unzip();
+        if params.is_empty() {
+            return stmts;
+        }
+        quote! {
+            (|#(#params),*| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                #stmts
+                ::core::result::Result::Ok(())
+            })(#(#args),*)?;
+        }
     }
 
     fn block(&self, stmts: &[Stmt]) -> TokenStream {

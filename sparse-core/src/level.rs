@@ -97,6 +97,14 @@ pub enum LevelFn {
     /// `len() -> size`: the number of positions appended so far (the paper's `size` of an
     /// appending level).
     Len,
+    /// `width() -> usize`: the length of every segment the end of the dimension does not cut,
+    /// a constant of the level's type. A loop over such a segment is versioned: a full segment
+    /// runs a loop of that constant length, which the compiler backend unrolls.
+    Width,
+    /// `is_uncut() -> bool`: whether every segment of the level has `width()` positions (no
+    /// block is cut by the end of the dimension). Checked once per call: when it holds for
+    /// every such level, the kernel runs a version of its loop nest without per-segment tests.
+    Uncut,
 }
 
 /// An argument a level function takes beyond the paper's position and coordinate arguments
@@ -348,6 +356,8 @@ pub static IN_BLOCK: LevelDecl = LevelDecl {
             "pos_access",
             &[Arg::ParentPos, Arg::Ancestor(2)],
         ),
+        func(LevelFn::Width, "width"),
+        func(LevelFn::Uncut, "is_uncut"),
     ],
 };
 

@@ -62,13 +62,18 @@ sparse_kernel! {
     }
 }
 
-const SHAPES: [[usize; 2]; 8] = [
+/// Shapes with blocks cut by the edge and shapes every block size divides (`[6, 9]` for all
+/// three `Bcsr` block sizes, `[4, 6]` for 2 x 3 and 1 x 2): kernels run a version of their
+/// loops without per-block tests when no block is cut.
+const SHAPES: [[usize; 2]; 10] = [
     [0, 0],
     [0, 4],
     [3, 0],
     [1, 1],
     [3, 5],
     [5, 3],
+    [4, 6],
+    [6, 9],
     [7, 8],
     [17, 9],
 ];

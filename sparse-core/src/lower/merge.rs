@@ -101,7 +101,7 @@ impl Lowerer<'_> {
                 let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![var(p)]);
                 body = vec![Stmt::If(stored, body, vec![])];
             }
-            stmts.push(Stmt::For(p, var(p), var(end), body));
+            stmts.push(self.segment_loop(scope, (a, k), body));
             return stmts;
         }
         if skips_empty {
@@ -115,6 +115,34 @@ impl Lowerer<'_> {
         body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
         stmts.push(Stmt::While(bin(Op::Lt, var(p), var(end)), body));
         stmts
+    }
+
+    /// `for p in p..end { body }` over the segment of level `k` of access `a`. A level whose
+    /// full segments have a constant length (`width`) gets a second version of the loop for
+    /// them, `for p in p..p + width`, whose trip count the backend knows and unrolls (BCSR's
+    /// blocks); the guard makes both versions visit the same positions. In the version of the
+    /// nest that runs when no segment is cut ([`Lowerer::uncut`]), only the constant one.
+    fn segment_loop(&self, scope: &Scope, (a, k): (AccessId, usize), body: Vec<Stmt>) -> Stmt {
+        let (p, end) = (Local::Pos(a, k), Local::End(a, k));
+        let level = &self.format(a).levels[k];
+        if level.function(LevelFn::Width).is_none() {
+            return Stmt::For(p, var(p), var(end), body);
+        }
+        let width = self.level_call_in(scope, a, k, LevelFn::Width, vec![]);
+        if self.uncut {
+            return Stmt::For(p, var(p), bin(Op::Add, var(p), width), body);
+        }
+        let full = bin(Op::Eq, bin(Op::Sub, var(end), var(p)), width.clone());
+        Stmt::If(
+            full,
+            vec![Stmt::For(
+                p,
+                var(p),
+                bin(Op::Add, var(p), width),
+                body.clone(),
+            )],
+            vec![Stmt::For(p, var(p), var(end), body)],
+        )
     }
 
     /// Fused iteration over a non-unique level (Chou 2018, section 4.5, "fusing iterators"): when

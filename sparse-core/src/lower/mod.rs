@@ -99,6 +99,9 @@ struct Lowerer<'k> {
     /// The levels iterated through a scratch array somewhere: each gets one, bound before the
     /// loops and reused for every segment.
     scratches: std::collections::BTreeSet<(AccessId, usize)>,
+    /// Lowering the version of the loop nest that runs when every level with constant-width
+    /// segments reports none cut (`LevelFn::Uncut`): its segment loops have constant length.
+    uncut: bool,
     internal_error: std::cell::RefCell<Option<String>>,
 }
 
@@ -124,6 +127,7 @@ impl<'k> Lowerer<'k> {
             temps: 0,
             flags: 0,
             scratches: Default::default(),
+            uncut: false,
             internal_error: std::cell::RefCell::new(None),
         }
     }
@@ -143,7 +147,18 @@ impl<'k> Lowerer<'k> {
         let mut loop_vars = k.output_vars().to_vec();
         loop_vars.extend(&self.opened);
         body.extend(self.resolve_located(&mut scope, &[]));
-        body.extend(self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars));
+        let general = self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars);
+        match self.uncut_condition() {
+            // Loop versioning: when no block is cut, a nest whose block loops have constant
+            // length, so the backend unrolls them and keeps a block row's outputs in registers.
+            Some(uncut) => {
+                self.uncut = true;
+                let fast = self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars);
+                self.uncut = false;
+                body.push(Stmt::If(uncut, fast, general));
+            }
+            None => body.extend(general),
+        }
         body.extend(self.assembly_finalize());
         if let Some(a) = self.dense_output().filter(|_| self.needs_zero_fill()) {
             let zero = IrExpr::Value(ValueConst::Zero);
@@ -155,6 +170,24 @@ impl<'k> Lowerer<'k> {
             .map(|&(a, k)| Stmt::Let(Local::Scratch(a, k), true, IrExpr::NewScratch));
         body.splice(0..0, scratches);
         body
+    }
+
+    /// `l.is_uncut() && ...` over every level with constant-width segments, if there is one.
+    fn uncut_condition(&self) -> Option<IrExpr> {
+        let k = self.kernel;
+        let mut seen = std::collections::BTreeSet::new();
+        let mut checks = Vec::new();
+        for a in 0..k.accesses.len() {
+            let format = self.format(a);
+            for level in 0..format.order() {
+                if format.levels[level].function(LevelFn::Uncut).is_some()
+                    && seen.insert((k.accesses[a].tensor, level))
+                {
+                    checks.push(self.level_call(a, level, LevelFn::Uncut, vec![]));
+                }
+            }
+        }
+        checks.into_iter().reduce(|all, c| bin(Op::And, all, c))
     }
 
     fn info<'s>(&self, scope: &'s Scope, v: VarId) -> LoopInfo<'s>

@@ -49,6 +49,21 @@ impl<const B: usize> InBlock<B> {
         self.size
     }
 
+    /// `B`, the length of every segment the end of the dimension does not cut.
+    #[inline]
+    pub const fn width(&self) -> usize {
+        B
+    }
+
+    /// Whether every segment has [`width`](Self::width) positions: `B` divides the size. (A
+    /// segment's block coordinate is below `size / B` in every hierarchy `Bcsr` builds, whose
+    /// dense and compressed levels above have `size / B` coordinates when `B` divides `size`,
+    /// so no segment is then cut; generated kernels rely on it to run constant-length loops.)
+    #[inline]
+    pub fn is_uncut(&self) -> bool {
+        self.size.checked_rem(B) == Some(0)
+    }
+
     /// The positions below `parent_pos`, whose block coordinate (the ancestor
     /// two levels up) is `a`: `p * B ..` up to `B` of them, fewer where the
     /// block is cut by the end of the dimension.
