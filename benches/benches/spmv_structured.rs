@@ -8,13 +8,12 @@
 //!
 //! Run with `cargo bench -p sparse-benches --bench spmv_structured`.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+mod common;
+use common::{check_close, group, sprs_csr, sprs_spmv};
+use criterion::{criterion_group, criterion_main, Criterion};
 use sparse_benches::{banded, poisson_2d, random_per_row, test_vector, CsrArrays};
 use sparse_runtime::prelude::*;
-use sprs::prod::mul_acc_mat_vec_csr;
-use sprs::CsMatI;
 use std::hint::black_box;
-use std::time::Duration;
 
 sparse_kernel! {
     /// Generated DIA SpMV: diagonal by diagonal.
@@ -79,49 +78,6 @@ fn spmv_ell_hand(a: &Ell<f64>, x: &[f64], y: &mut [f64]) {
         }
         *y = sum;
     }
-}
-
-fn sprs_csr(m: &CsrArrays<u32>) -> CsMatI<f64, u32> {
-    CsMatI::new(
-        (m.rows, m.cols),
-        m.row_ptr.clone(),
-        m.col_idx.clone(),
-        m.vals.clone(),
-    )
-}
-
-/// sprs SpMV (it accumulates into `y`, so `y` is zeroed first; the others overwrite).
-fn sprs_spmv(a: &CsMatI<f64, u32>, x: &[f64], y: &mut [f64]) {
-    y.fill(0.0);
-    mul_acc_mat_vec_csr(a.view(), x, y);
-}
-
-/// Every variant's `y` agrees with the generated CSR kernel's (to rounding: DIA sums a row
-/// in diagonal order).
-fn check_close(name: &str, got: &[f64], want: &[f64]) {
-    let worst = got
-        .iter()
-        .zip(want)
-        .map(|(g, w)| (g - w).abs() / (1.0 + w.abs()))
-        .fold(0.0, f64::max);
-    assert!(
-        got.len() == want.len() && worst < 1e-12,
-        "{name} disagrees ({worst})"
-    );
-}
-
-fn group<'c>(
-    c: &'c mut Criterion,
-    name: &str,
-    nnz: usize,
-) -> criterion::BenchmarkGroup<'c, criterion::measurement::WallTime> {
-    let mut group = c.benchmark_group(name);
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Elements(nnz as u64));
-    group
 }
 
 /// One structured format `T` against CSR and sprs on matrix `m`: the generated kernel on `T`

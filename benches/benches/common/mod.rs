@@ -1,0 +1,53 @@
+//! Pieces the SpMV benches share: sprs as a contender, the value check run before timing,
+//! and the criterion group settings. Each bench uses a subset, hence `dead_code`.
+#![allow(dead_code)]
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
+use sparse_benches::CsrArrays;
+use sprs::prod::mul_acc_mat_vec_csr;
+use sprs::CsMatI;
+use std::time::Duration;
+
+/// The sprs matrix of the same arrays.
+pub fn sprs_csr(m: &CsrArrays<u32>) -> CsMatI<f64, u32> {
+    CsMatI::new(
+        (m.rows, m.cols),
+        m.row_ptr.clone(),
+        m.col_idx.clone(),
+        m.vals.clone(),
+    )
+}
+
+/// sprs SpMV (it accumulates into `y`, so `y` is zeroed first; the others overwrite).
+pub fn sprs_spmv(a: &CsMatI<f64, u32>, x: &[f64], y: &mut [f64]) {
+    y.fill(0.0);
+    mul_acc_mat_vec_csr(a.view(), x, y);
+}
+
+/// `got` agrees with `want` to rounding (formats sum each component in different orders).
+///
+/// # Panics
+/// If it does not.
+pub fn check_close(name: &str, got: &[f64], want: &[f64]) {
+    let worst = got
+        .iter()
+        .zip(want)
+        .map(|(g, w)| (g - w).abs() / (1.0 + w.abs()))
+        .fold(0.0, f64::max);
+    assert!(
+        got.len() == want.len() && worst < 1e-12,
+        "{name} disagrees ({worst})"
+    );
+}
+
+/// A group of 20 samples (1 s warm-up, 3 s measurement) counting `nnz` elements per call.
+pub fn group<'c>(c: &'c mut Criterion, name: &str, nnz: usize) -> BenchmarkGroup<'c, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .throughput(Throughput::Elements(nnz as u64));
+    group
+}
