@@ -29,6 +29,9 @@ sparse_kernel! {
     pub fn spmv_dia(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) {
         y(i) = a(i, j) * x(j)
     }
+    pub fn spmv_bcsr(y: &mut Dense1<f64>, a: &Bcsr<f64, 2, 2>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
 }
 
 #[test]
@@ -47,6 +50,19 @@ fn dia_spmv_on_the_1d_laplacian() -> Result<(), Error> {
     let mut y = Dense1::zeros(3);
     spmv_dia(&mut y, &a, &Dense1::from_vec(vec![1.0, 2.0, 3.0]))?;
     assert_eq!(y.as_slice(), &[0.0, 0.0, 4.0]);
+    Ok(())
+}
+
+#[test]
+fn bcsr_spmv_with_a_cut_block() -> Result<(), Error> {
+    // A 3 x 3 matrix in 2 x 2 blocks: block (0, 0) whole, block (1, 1) cut to the one
+    // component (2, 2) by both edges.
+    let entries = [([0, 0], 1.0), ([0, 1], 2.0), ([1, 0], 3.0), ([2, 2], 4.0)];
+    let a = Bcsr::<f64, 2, 2>::from_entries(&[3, 3], entries)?;
+    assert_eq!((a.block_count(), a.col_idx()), (2, &[0, 1][..]));
+    let mut y = Dense1::zeros(3);
+    spmv_bcsr(&mut y, &a, &Dense1::from_vec(vec![1.0, 1.0, 1.0]))?;
+    assert_eq!(y.as_slice(), &[3.0, 3.0, 4.0]);
     Ok(())
 }
 
