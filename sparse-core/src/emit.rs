@@ -446,6 +446,18 @@ impl Emitter<'_> {
             }
             Expr::Value(ValueConst::Literal(lit)) => push(out, self.literal(lit)),
             Expr::NewScratch => push(out, quote!(::sparse_runtime::__private::Reordered::new())),
+            Expr::NewWorkspace(kind, size) => {
+                let v = &self.kernel.value_type;
+                let size = self.expr(size, 0);
+                let accumulator = match kind {
+                    crate::workspace::Kind::Dense => quote!(DenseAccumulator),
+                    crate::workspace::Kind::Hash => quote!(HashAccumulator),
+                };
+                push(
+                    out,
+                    quote!(::sparse_runtime::__private::#accumulator::<#v>::new(#size)),
+                );
+            }
             Expr::Runtime(name, args) => {
                 let name = Ident::new(name, Span::call_site());
                 push(out, quote!(::sparse_runtime::__private::#name));
@@ -569,7 +581,7 @@ const PREC_UNARY: u8 = 9;
 
 fn prec(op: Op) -> u8 {
     match op {
-        Op::Mul | Op::Div => 6,
+        Op::Mul | Op::Div | Op::Rem => 6,
         Op::Add | Op::Sub => 5,
         Op::Lt | Op::Eq | Op::Gt => 3,
         Op::And => 2,
@@ -583,6 +595,7 @@ fn op_tokens(op: Op) -> TokenStream {
         Op::Sub => quote!(-),
         Op::Mul => quote!(*),
         Op::Div => quote!(/),
+        Op::Rem => quote!(%),
         Op::Lt => quote!(<),
         Op::Eq => quote!(==),
         Op::Gt => quote!(>),

@@ -54,6 +54,20 @@ pub enum Local {
     Vals(TensorId),
     /// The assembly guard of a sparse output.
     Assembly(TensorId),
+    /// The accumulator of the output's workspace.
+    Workspace,
+    /// The number of entries of the workspace's current slice.
+    WorkspaceLen,
+    /// The entry of the workspace being copied into the output.
+    Cursor,
+    /// The key of the workspace entry being copied.
+    Key,
+    /// The distance between consecutive keys of one output level's coordinate (the product
+    /// of the dimensions of the workspace levels below it).
+    Stride(usize),
+    /// The key prefix (the key divided by the level's stride) shared by the workspace
+    /// entries below one coordinate of an output level.
+    Group(usize),
 }
 
 /// Operators of index and value arithmetic.
@@ -67,6 +81,8 @@ pub enum Op {
     Mul,
     /// `/`
     Div,
+    /// `%`
+    Rem,
     /// `<`
     Lt,
     /// `==`
@@ -86,6 +102,7 @@ impl Op {
             Op::Sub => "-",
             Op::Mul => "*",
             Op::Div => "/",
+            Op::Rem => "%",
             Op::Lt => "<",
             Op::Eq => "==",
             Op::Gt => ">",
@@ -130,6 +147,8 @@ pub enum Expr {
     Pair(Box<Expr>, Box<Expr>),
     /// An empty scratch array for iterator reordering (the runtime's `Reordered::new()`).
     NewScratch,
+    /// A workspace accumulator of the given kind for keys below `size` (a `Result`).
+    NewWorkspace(crate::workspace::Kind, Box<Expr>),
     /// `::sparse_runtime::__private::name(args)`: a runtime helper function.
     Runtime(&'static str, Vec<Expr>),
     /// `&[a, b, ...]`
@@ -314,6 +333,9 @@ impl Printer<'_, '_> {
             Expr::Usize(n) => n.to_string(),
             Expr::Bool(b) => b.to_string(),
             Expr::NewScratch => "Reordered::new()".to_string(),
+            Expr::NewWorkspace(kind, size) => {
+                format!("{kind:?}Accumulator::new({})", self.expr(size))
+            }
             Expr::Runtime(name, args) => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{name}({})", args.join(", "))
@@ -482,7 +504,9 @@ fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
             visit_expr(a, f);
             visit_expr(b, f);
         }
-        Expr::Neg(a) | Expr::Not(a) | Expr::Deref(a) | Expr::Try(a) => visit_expr(a, f),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Deref(a) | Expr::Try(a) | Expr::NewWorkspace(_, a) => {
+            visit_expr(a, f)
+        }
         Expr::Call(r, _, args) => {
             visit_expr(r, f);
             args.iter().for_each(|a| visit_expr(a, f));

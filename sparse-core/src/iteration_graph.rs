@@ -103,8 +103,24 @@ pub fn root_sum_vars(kernel: &Kernel) -> Vec<VarId> {
 
 /// Computes the loop order, or reports the access that no order can traverse.
 pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>> {
+    loop_order_after(kernel, &[], diags)
+}
+
+/// [`loop_order`] with the variables of `outer` iterated first, in that order: the loops a
+/// workspace's nests run inside (`crate::workspace`). An access that must be traversed
+/// before one of them is reported as having no order.
+pub fn loop_order_after(
+    kernel: &Kernel,
+    outer: &[VarId],
+    diags: &mut Diagnostics,
+) -> Option<Vec<VarId>> {
     let mut graph = Graph::new(kernel.vars.len());
-    graph.try_add(&nesting_edges(kernel));
+    graph.try_add(&outer_edges(kernel.vars.len(), outer));
+    // Without outer variables the sum nesting is acyclic by construction; with them, a sum
+    // that must be complete inside an outer loop leaves no order.
+    if !graph.try_add(&nesting_edges(kernel)) {
+        return None;
+    }
     let output = kernel.output_access();
     let mut rhs_accesses = Vec::new();
     kernel.rhs.accesses(&mut rhs_accesses);
@@ -122,6 +138,15 @@ pub fn loop_order(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<VarId>
         graph.try_add(&[edge]);
     }
     graph.topological_order()
+}
+
+/// `outer[0] -> outer[1] -> ...`, and the last of them before every other variable.
+fn outer_edges(vars: usize, outer: &[VarId]) -> Vec<Edge> {
+    let mut edges: Vec<Edge> = outer.windows(2).map(|w| (w[0], w[1])).collect();
+    if let Some(&last) = outer.last() {
+        edges.extend((0..vars).filter(|v| !outer.contains(v)).map(|v| (last, v)));
+    }
+    edges
 }
 
 /// Loop nesting forced by the sums: a sum's loops run inside the loops of every variable bound

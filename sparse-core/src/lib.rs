@@ -19,8 +19,10 @@ pub mod limits;
 pub mod lower;
 pub mod names;
 pub mod notation;
+pub mod schedule;
 pub mod signature;
 pub mod split;
+pub mod workspace;
 
 use diagnostic::Diagnostics;
 use proc_macro2::TokenStream;
@@ -143,17 +145,22 @@ pub struct Compiled {
     pub body: Vec<ir::Stmt>,
     /// The identifier of every local of the body.
     pub names: names::Names,
+    /// The workspace the output is appended through, if any.
+    pub workspace: Option<workspace::Workspace>,
 }
 
 /// Runs the pipeline on one function, collecting diagnostics.
 pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
+    let (item, schedule_attrs) = schedule::split(item);
+    let item = &item;
     let mut diags = Diagnostics::default();
     let result = (|| {
+        let schedule = schedule::read(&schedule_attrs, &mut diags);
         let kernel = check::check(item, &mut diags)?;
-        let parts = split::parts(&kernel, &mut diags)?;
+        let (parts, workspace) = nests(&kernel, &schedule, &mut diags)?;
         let mut body = Vec::new();
         for part in &parts {
-            match lower::lower(&part.kernel, &part.order) {
+            match lower::lower(&part.kernel, &part.order, workspace.as_ref()) {
                 Ok(stmts) => body.extend(stmts),
                 Err(internal) => {
                     diags.error(
@@ -164,13 +171,22 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
                 }
             }
         }
-        let orders = parts.into_iter().map(|p| p.order).collect();
+        let orders = match &workspace {
+            Some(w) => split::parts_after(&w.inner, &w.outer, &mut Diagnostics::default())
+                .map(|nests| nests.into_iter().map(|p| p.order).collect())
+                .unwrap_or_default(),
+            None => parts.into_iter().map(|p| p.order).collect(),
+        };
+        if diags.has_errors() {
+            return None;
+        }
         let names = names::Names::new(&kernel, emit::locals(&kernel, &body));
         Some(Compiled {
             kernel,
             orders,
             body,
             names,
+            workspace,
         })
     })();
     match (result, diags.into_error()) {
@@ -183,10 +199,55 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
     }
 }
 
+/// The loop nests of a checked kernel, and its workspace if its sparse output is appended
+/// through one: the one the schedule asks for, else one only when no loop order (nor split)
+/// appends the output directly. Reports why when there is none.
+fn nests(
+    kernel: &notation::Kernel,
+    schedule: &schedule::Schedule,
+    diags: &mut Diagnostics,
+) -> Option<(Vec<split::Part>, Option<workspace::Workspace>)> {
+    let through = |w: workspace::Workspace| {
+        let outer = split::Part {
+            kernel: kernel.clone(),
+            order: w.outer.clone(),
+        };
+        (vec![outer], Some(w))
+    };
+    if let Some(directive) = &schedule.workspace {
+        let level = schedule::workspace_level(kernel, directive, diags)?;
+        let Some(w) = workspace::plan(kernel, Some(level), directive.kind) else {
+            diags.error_help(
+                directive.span,
+                format!(
+                    "no loop order computes the output's levels from `{}` down in a workspace below loops over the levels above it",
+                    directive.var
+                ),
+                "put the workspace at a higher output level, or remove the directive to let the compiler choose",
+            );
+            workspace::explain(kernel, level, diags);
+            return None;
+        };
+        return Some(through(w));
+    }
+    let mut direct = Diagnostics::default();
+    if let Some(parts) = split::parts(kernel, &mut direct) {
+        return Some((parts, None));
+    }
+    if let Some(w) = workspace::plan(kernel, None, None) {
+        return Some(through(w));
+    }
+    if let Some(e) = direct.into_error() {
+        diags.push(e);
+    }
+    None
+}
+
 fn compile_fn(item: &syn::ItemFn) -> TokenStream {
+    let (plain, _) = schedule::split(item);
     match compile(item) {
-        Ok(c) => emit::kernel_fn(item, &c.kernel, &c.body, &c.names),
-        Err(e) => stub(item, e),
+        Ok(c) => emit::kernel_fn(&plain, &c.kernel, &c.body, &c.names),
+        Err(e) => stub(&plain, e),
     }
 }
 
@@ -198,7 +259,7 @@ fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
     let attrs = item
         .attrs
         .iter()
-        .filter(|a| matches!(a.style, syn::AttrStyle::Outer));
+        .filter(|a| matches!(a.style, syn::AttrStyle::Outer) && !schedule::is_schedule(a));
     let vis = &item.vis;
     let mut sig = emit::signature(&item.sig);
     sig.constness = None;

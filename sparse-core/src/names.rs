@@ -95,6 +95,12 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Level(t, k) => format!("{}_l{k}", tensor(t)),
         Local::Vals(t) => format!("{}_vals", tensor(t)),
         Local::Assembly(t) => format!("{}_asm", tensor(t)),
+        Local::Workspace => "workspace".into(),
+        Local::WorkspaceLen => "workspace_len".into(),
+        Local::Cursor => "entry".into(),
+        Local::Key => "key".into(),
+        Local::Stride(k) => format!("stride{k}"),
+        Local::Group(k) => format!("group{k}"),
     }
 }
 

@@ -17,7 +17,7 @@
 //! intermediate can overflow), as any reassociation of a sum does.
 
 use crate::diagnostic::Diagnostics;
-use crate::iteration_graph::loop_order;
+use crate::iteration_graph::loop_order_after;
 use crate::notation::{AssignOp, BinOp, Expr, Kernel, VarId};
 
 /// One loop nest of the kernel: the statement it computes and its loop order.
@@ -31,7 +31,13 @@ pub struct Part {
 /// The loop nests that compute `kernel`: one when an order exists, else groups of its terms.
 /// Reports the diagnostic of a term no order can traverse when no split helps.
 pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
-    if let Some(order) = loop_order(kernel, &mut Diagnostics::default()) {
+    parts_after(kernel, &[], diags)
+}
+
+/// [`parts`] for nests that run inside loops over `outer` (in that order), as a workspace's
+/// do (`crate::workspace`): every nest's order starts with `outer`.
+pub fn parts_after(kernel: &Kernel, outer: &[VarId], diags: &mut Diagnostics) -> Option<Vec<Part>> {
+    if let Some(order) = loop_order_after(kernel, outer, &mut Diagnostics::default()) {
         return Some(vec![Part {
             kernel: kernel.clone(),
             order,
@@ -44,36 +50,36 @@ pub fn parts(kernel: &Kernel, diags: &mut Diagnostics) -> Option<Vec<Part>> {
         Vec::new()
     };
     if terms.len() < 2 {
-        loop_order(kernel, diags);
+        loop_order_after(kernel, outer, diags);
         return None;
     }
     // A term no order traverses is the error, reported at its access.
     for term in &terms {
-        if ordered(kernel, term).is_none() {
+        if ordered(kernel, term, outer).is_none() {
             let mut k = kernel.clone();
             k.rhs = term.clone();
-            loop_order(&k, diags);
+            loop_order_after(&k, outer, diags);
             return None;
         }
     }
-    Some(group_terms(kernel, terms))
+    Some(group_terms(kernel, terms, outer))
 }
 
 /// Groups terms into as few nests as a first fit finds: each term joins the first group that
 /// one order still traverses with it, else starts a group. The output accumulates, so terms
 /// may be regrouped freely; every term has an order of its own, so every group does.
-fn group_terms(kernel: &Kernel, terms: Vec<Expr>) -> Vec<Part> {
+fn group_terms(kernel: &Kernel, terms: Vec<Expr>, outer: &[VarId]) -> Vec<Part> {
     let mut groups: Vec<(Expr, Vec<VarId>)> = Vec::new();
     for term in terms {
         let joined = groups.iter_mut().find_map(|(g, order)| {
             let grown = Expr::binary(BinOp::Add, g.clone(), term.clone());
-            let grown_order = ordered(kernel, &grown)?;
+            let grown_order = ordered(kernel, &grown, outer)?;
             *g = grown;
             *order = grown_order;
             Some(())
         });
         if joined.is_none() {
-            let order = ordered(kernel, &term).unwrap_or_default();
+            let order = ordered(kernel, &term, outer).unwrap_or_default();
             groups.push((term, order));
         }
     }
@@ -84,10 +90,10 @@ fn group_terms(kernel: &Kernel, terms: Vec<Expr>) -> Vec<Part> {
         .collect()
 }
 
-fn ordered(kernel: &Kernel, rhs: &Expr) -> Option<Vec<VarId>> {
+fn ordered(kernel: &Kernel, rhs: &Expr, outer: &[VarId]) -> Option<Vec<VarId>> {
     let mut k = kernel.clone();
     k.rhs = rhs.clone();
-    loop_order(&k, &mut Diagnostics::default())
+    loop_order_after(&k, outer, &mut Diagnostics::default())
 }
 
 fn part(kernel: &Kernel, rhs: Expr, order: Vec<VarId>, first: bool) -> Part {

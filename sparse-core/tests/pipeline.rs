@@ -3,6 +3,7 @@
 
 use sparse_core::lattice::{Iter, LevelInfo, MergeLattice};
 use sparse_core::notation::{AccessId, Expr};
+use sparse_core::workspace::Kind;
 use sparse_core::{compile, Compiled};
 
 fn compiled(src: &str) -> Compiled {
@@ -155,8 +156,7 @@ fn statements_split_when_no_single_order_exists() {
     };
     assert_eq!(c.orders.len(), 2);
     assert_eq!(names(&c.orders[1]), ["j", "i"]);
-    // A dense output can be written in any order, so each term may follow its own operands;
-    // a sparse output cannot accumulate, so a transposed operand stays an error.
+    // A dense output can be written in any order, so each term may follow its own operands.
     let item: syn::ItemFn = syn::parse_str(
         "fn f(a: &mut Dense2<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }",
     )
@@ -169,8 +169,19 @@ fn statements_split_when_no_single_order_exists() {
     )
     .unwrap();
     assert_eq!(compile(&item).expect("split").orders.len(), 2);
+    // A sparse output cannot accumulate: it is appended through a workspace holding all of
+    // it, which the two nests fill.
     let item: syn::ItemFn = syn::parse_str(
         "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }",
+    )
+    .unwrap();
+    let c = compile(&item).expect("a workspace over the whole output");
+    let w = c.workspace.as_ref().expect("a workspace");
+    assert_eq!((w.level, w.kind), (0, Kind::Hash));
+    assert_eq!(c.orders.len(), 2);
+    // A product traversing two operands in opposite orders has no order at any level.
+    let item: syn::ItemFn = syn::parse_str(
+        "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) * c(j, i) }",
     )
     .unwrap();
     let err = compile(&item)
@@ -178,7 +189,7 @@ fn statements_split_when_no_single_order_exists() {
         .expect("no order for a transposed operand");
     assert!(err.to_string().contains("store `c` as `Csc<f64>`"), "{err}");
     let item: syn::ItemFn = syn::parse_str(
-        "fn f(r: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) { r(i, j) = a(i, j) + b(i, j) }",
+        "fn f(r: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) { r(i, j) = a(i, j) * b(i, j) }",
     )
     .unwrap();
     let err = compile(&item).err().expect("no order for a sparse output");

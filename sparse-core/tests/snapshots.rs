@@ -185,3 +185,29 @@ fn coo_aos_spmv() {
         "pub fn spmv(y: &mut Dense1<f64>, a: &CooAos<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
     ));
 }
+
+/// Gustavson's row-wise SpGEMM: each row of `c` is accumulated in a dense workspace (an array
+/// with a list of touched columns), sorted, and appended.
+#[test]
+fn spgemm_gustavson_dense_workspace() {
+    insta::assert_snapshot!(generated(
+        "pub fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }"
+    ));
+}
+
+/// The same with the hash workspace the schedule asks for.
+#[test]
+fn spgemm_gustavson_hash_workspace() {
+    insta::assert_snapshot!(generated(
+        "#[schedule(workspace(k, hash))] pub fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }"
+    ));
+}
+
+/// A workspace over a whole `Dcsr` output (the outer products of a `Csc` and a `Csr` come
+/// column by column): the copy walks runs of keys sharing a row.
+#[test]
+fn outer_products_into_dcsr_workspace() {
+    insta::assert_snapshot!(generated(
+        "pub fn outer(c: &mut Dcsr<f64>, a: &Csc<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }"
+    ));
+}

@@ -91,6 +91,7 @@ mod tensor;
 mod validate;
 mod value;
 mod walk;
+mod workspace;
 
 #[cfg(test)]
 mod tests;
@@ -132,6 +133,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
     pub use crate::reorder::Reordered;
+    pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;
 }

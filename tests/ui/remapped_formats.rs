@@ -8,13 +8,6 @@ sparse_kernel! {
 }
 
 sparse_kernel! {
-    // DIA is visited diagonal by diagonal; a Csr output is appended row by row.
-    pub fn add_into_csr(c: &mut Csr<f64>, a: &Dia<f64>, b: &Csr<f64>) {
-        c(i, j) = a(i, j) + b(i, j)
-    }
-}
-
-sparse_kernel! {
     // Range and Offset levels exist only inside Dia.
     pub fn range_level(y: &mut Dense1<f64>, a: &Tensor<f64, (Dense, Range, Offset)>) {
         y(i) = a(d, i, j)
@@ -37,10 +30,7 @@ sparse_kernel! {
 }
 
 sparse_kernel! {
-    // BCSR is visited block by block, and its levels exist only inside it.
-    pub fn add_bcsr_into_csr(c: &mut Csr<f64>, a: &Bcsr<f64, 2, 2>, b: &Csr<f64>) {
-        c(i, j) = a(i, j) + b(i, j)
-    }
+    // BCSR's levels exist only inside it.
     pub fn into_bcsr(a: &mut Bcsr<f64, 2, 2>, b: &Csr<f64>) {
         a(i, j) = b(i, j)
     }

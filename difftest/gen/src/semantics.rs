@@ -1,7 +1,7 @@
 //! The language definition, independently of the compiler: where Einstein sums are placed,
 //! and which documented limitation (if any) a kernel hits.
 
-use crate::format::Format;
+use crate::format::{Format, Kind};
 use crate::kernel::{Expr, Kernel, Op, ParamKind};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -433,16 +433,7 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
     if k.in_place_output() {
         let graphs: Vec<Constraints> = terms(&placed)
             .iter()
-            .map(|t| {
-                let mut c = Constraints::new(k.n_vars());
-                let mut bound = out.clone();
-                bound.extend(t.root.iter().copied());
-                for f in &t.factors {
-                    access_constraints(k, f, &mut c);
-                    nested_sum_constraints(f, &bound, &mut c);
-                }
-                c
-            })
+            .map(|t| term_constraints(k, t, &out))
             .collect();
         if !shared_output_order {
             return graphs.iter().all(Constraints::satisfiable);
@@ -466,8 +457,57 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
         nested_sum_constraints(&placed, &out, &mut c);
         let f = k.out_format().expect("a sparse output has a format");
         storage_order_constraints(f, &k.out_vars, true, &mut c);
-        c.satisfiable()
+        c.satisfiable() || workspace_order_exists(k, &placed, &out)
     }
+}
+
+/// Rules (a) and (b) for one additive term of an output written in place (its root sum free).
+fn term_constraints(k: &Kernel, t: &Term<'_>, out: &BTreeSet<usize>) -> Constraints {
+    let mut c = Constraints::new(k.n_vars());
+    let mut bound = out.clone();
+    bound.extend(t.root.iter().copied());
+    for f in &t.factors {
+        access_constraints(k, f, &mut c);
+        nested_sum_constraints(f, &bound, &mut c);
+    }
+    c
+}
+
+/// Rule (d), workspaces: a sparse output no order appends directly is appended through a
+/// workspace when its last level is not `Dense` (no dense block at its bottom) and, for some
+/// level `m` of it, every additive term of the right side (split as for an output written in
+/// place, its root sum free) has an order satisfying (a) and (b) that starts with the
+/// variables of the output's levels above `m`, in storage order.
+fn workspace_order_exists(k: &Kernel, placed: &Placed, out: &BTreeSet<usize>) -> bool {
+    let f = k.out_format().expect("a sparse output has a format");
+    if f.kinds.last() == Some(&Kind::Dense) {
+        return false;
+    }
+    // A remapped output (refused as unassemblable) has no variables for its hidden modes.
+    let Some(storage) = f
+        .modes
+        .iter()
+        .map(|&m| k.out_vars.get(m).copied())
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return false;
+    };
+    let terms = terms(placed);
+    (0..storage.len()).any(|m| {
+        let outer = &storage[..m];
+        terms.iter().all(|t| {
+            let mut c = term_constraints(k, t, out);
+            for w in outer.windows(2) {
+                c.before(w[0], w[1]);
+            }
+            if let Some(&last) = outer.last() {
+                for v in (0..k.n_vars()).filter(|v| !outer.contains(v)) {
+                    c.before(last, v);
+                }
+            }
+            c.satisfiable()
+        })
+    })
 }
 
 /// The kernel as its loops see it: every access of a remapped format (`Dia`, `Bcsr`, `Csb`)

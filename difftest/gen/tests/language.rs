@@ -142,7 +142,8 @@ fn the_kernels_of_known_defect_7_are_accepted() {
     );
     assert_eq!(limitations(&k), vec![]);
     // y(i) = -(a(i,j) * x(j)) with a Csc: accepted into a dense output (the root sum's
-    // variable is free), but not into a sparse one (it must come after i).
+    // variable is free), and into a sparse one through a workspace holding all of it (rule
+    // (d); appended directly, `j` would have to come after `i`).
     let neg = Expr::negate(Expr::paren(mul(acc(1, &[I, J]), acc(2, &[J]))));
     let params = |y: &str| {
         vec![
@@ -155,10 +156,7 @@ fn the_kernels_of_known_defect_7_are_accepted() {
         limitations(&kernel(params("Dense1"), &[I], neg.clone())),
         vec![]
     );
-    assert_eq!(
-        limitations(&kernel(params("SparseVec"), &[I], neg)),
-        vec![Limitation::Order]
-    );
+    assert_eq!(limitations(&kernel(params("SparseVec"), &[I], neg)), vec![]);
     // y(i,j) = f(j,k,i) + v(i), y Dense2, f Csf3.
     let k = kernel(
         vec![
@@ -201,11 +199,23 @@ fn dense_terms_with_opposite_orders_split_unless_the_output_order_is_shared() {
 
 #[test]
 fn limitations_are_recognized() {
-    // c(i, j) = a(j, i), both Csr: the output's order contradicts a's.
+    // c(i, j) = a(j, i), both Csr: the output's order contradicts a's, so it is appended
+    // through a workspace holding all of it.
     let k = kernel(
         vec![output("c", alias("Csr")), input("a", alias("Csr"))],
         &[I, J],
         acc(1, &[J, I]),
+    );
+    assert_eq!(limitations(&k), vec![]);
+    // c(i, j) = a(j, i) * b(i, j), all Csr: one term walks a and b in opposite orders.
+    let k = kernel(
+        vec![
+            output("c", alias("Csr")),
+            input("a", alias("Csr")),
+            input("b", alias("Csr")),
+        ],
+        &[I, J],
+        mul(acc(1, &[J, I]), acc(2, &[I, J])),
     );
     assert_eq!(limitations(&k), vec![Limitation::Order]);
     // The same into a dense output is fine (a's order alone decides).
@@ -273,12 +283,9 @@ fn remapped_formats_sum_their_hidden_modes_inside_their_access() {
         assert!(matches!(&**a, Expr::Access { vars, .. } if vars.len() == 2 + hidden));
         assert_eq!(limitations(&spmv("Dense1")), vec![], "{name}");
         // Into a sparse appended output, the hidden sums nest under the output's variables,
-        // which the in-block (or in-diagonal) levels must follow: no loop order.
-        assert_eq!(
-            limitations(&spmv("SparseVec")),
-            vec![Limitation::Order],
-            "{name}"
-        );
+        // which the in-block (or in-diagonal) levels must follow: no order appends it
+        // directly, but a workspace holding all of it does (rule (d)).
+        assert_eq!(limitations(&spmv("SparseVec")), vec![], "{name}");
         assert_eq!(limitations(&spmv("HashVec")), vec![], "{name}");
         // Transposed SpMV into a dense output is fine.
         let k = kernel(

@@ -25,7 +25,7 @@ impl Lowerer<'_> {
 
     /// The levels `start..=end` of the group of output level `k`: from the level with a `pos`
     /// array at or above `k` to the last branchless level below it.
-    fn group_of(&self, a: AccessId, k: usize) -> (usize, usize) {
+    pub(super) fn group_of(&self, a: AccessId, k: usize) -> (usize, usize) {
         let levels = &self.format(a).levels;
         let start = (0..=k)
             .rev()
@@ -163,7 +163,7 @@ impl Lowerer<'_> {
 
     /// The last level of an appended output that appends: below it, if anything, a dense
     /// block (levels that are all full).
-    fn last_appending_level(&self, a: AccessId) -> usize {
+    pub(super) fn last_appending_level(&self, a: AccessId) -> usize {
         let levels = &self.format(a).levels;
         (0..levels.len())
             .rev()

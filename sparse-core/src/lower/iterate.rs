@@ -20,7 +20,9 @@ impl Lowerer<'_> {
         accesses: &[AccessId],
     ) -> Vec<Stmt> {
         let mut stmts = Vec::new();
-        let output = self.kernel.output_access();
+        // A workspace's nests do not touch the output: its levels are resolved by the outer
+        // loops and by the copy out of the workspace.
+        let output = self.kernel.output_access().filter(|_| !self.filling);
         for a in accesses.iter().copied().chain(output) {
             let format = self.format(a);
             let is_output = output == Some(a);

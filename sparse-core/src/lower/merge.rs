@@ -159,7 +159,7 @@ impl Lowerer<'_> {
     /// the fused ones can be located).
     fn scatters(&self, point: &LatticePoint, a: AccessId, k: usize, target: Target) -> bool {
         let accumulates = match target {
-            Target::Temp { .. } => true,
+            Target::Temp { .. } | Target::Workspace => true,
             Target::Output => self.dense_output().is_some(),
         };
         !self.format(a).levels[k].is_unique()

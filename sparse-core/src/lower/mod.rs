@@ -19,6 +19,7 @@ mod assemble;
 mod compact;
 mod iterate;
 mod merge;
+mod workspace;
 
 use crate::format::{Format, Iteration, LevelFn};
 use crate::ir::{self, and, bin, call, index, or, select, var, Assign, Expr as IrExpr, Local, Op};
@@ -27,6 +28,7 @@ use crate::iteration_graph::root_sum_vars;
 use crate::lattice::{Iter, LevelInfo};
 use crate::level::Arg;
 use crate::notation::{AccessId, AssignOp, BinOp, Expr, Kernel, Output, VarId};
+use crate::workspace::Workspace;
 
 /// Position of a resolved level of an access.
 #[derive(Clone, Debug)]
@@ -73,12 +75,18 @@ enum Target {
     Output,
     /// A scalar temporary accumulating an inner sum, and whether its presence flag is kept.
     Temp { id: usize, some: bool },
+    /// The kernel's workspace, below the outer loops of its output (`crate::workspace`).
+    Workspace,
 }
 
 /// Lowers a checked kernel under a loop order to the statements of its body (which follow
 /// the shape checks and bindings), or reports an internal invariant failure.
-pub fn lower(kernel: &Kernel, order: &[VarId]) -> Result<Vec<Stmt>, String> {
-    let mut l = Lowerer::new(kernel, order);
+pub fn lower(
+    kernel: &Kernel,
+    order: &[VarId],
+    workspace: Option<&Workspace>,
+) -> Result<Vec<Stmt>, String> {
+    let mut l = Lowerer::new(kernel, order, workspace);
     let body = l.run();
     match l.internal_error.into_inner() {
         Some(e) => Err(e),
@@ -88,7 +96,13 @@ pub fn lower(kernel: &Kernel, order: &[VarId]) -> Result<Vec<Stmt>, String> {
 
 struct Lowerer<'k> {
     kernel: &'k Kernel,
-    order: &'k [VarId],
+    /// The loop order of the nest being lowered (below a workspace's outer loops, the order
+    /// of one of its nests).
+    order: Vec<VarId>,
+    /// The output's workspace, if it is appended through one.
+    workspace: Option<&'k Workspace>,
+    /// Lowering a workspace's nests: the output is not written (nor located) there.
+    filling: bool,
     /// Root-sum variables iterated outside an output variable: the output accumulates.
     opened: Vec<VarId>,
     write: Assign,
@@ -106,12 +120,14 @@ struct Lowerer<'k> {
 }
 
 impl<'k> Lowerer<'k> {
-    fn new(kernel: &'k Kernel, order: &'k [VarId]) -> Self {
+    fn new(kernel: &'k Kernel, order: &[VarId], workspace: Option<&'k Workspace>) -> Self {
         let position = |v: &VarId| order.iter().position(|o| o == v);
         let last_out = kernel.output_vars().iter().filter_map(position).max();
+        // Below a workspace's outer loops the workspace accumulates, never the output.
         let opened: Vec<VarId> = root_sum_vars(kernel)
             .into_iter()
             .filter(|v| last_out.is_some_and(|l| position(v) < Some(l)))
+            .filter(|_| workspace.is_none())
             .collect();
         let write = if opened.is_empty() && kernel.op == AssignOp::Assign {
             Assign::Set
@@ -120,7 +136,9 @@ impl<'k> Lowerer<'k> {
         };
         Lowerer {
             kernel,
-            order,
+            order: order.to_vec(),
+            workspace,
+            filling: false,
             opened,
             write,
             covers: true,
@@ -144,7 +162,11 @@ impl<'k> Lowerer<'k> {
             reordered: Vec::new(),
         };
         let mut body = self.assembly_init();
-        let mut loop_vars = k.output_vars().to_vec();
+        body.extend(self.workspace_init());
+        let mut loop_vars = match self.workspace {
+            Some(w) => w.outer.clone(),
+            None => k.output_vars().to_vec(),
+        };
         loop_vars.extend(&self.opened);
         body.extend(self.resolve_located(&mut scope, &[]));
         let general = self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars);
@@ -377,9 +399,13 @@ impl<'k> Lowerer<'k> {
     /// Computes the value of `expr` (every loop variable bound) and stores it in `target`.
     fn compute(&mut self, scope: &Scope, expr: Expr, target: Target) -> Vec<Stmt> {
         let mut stmts = Vec::new();
+        if let (Target::Output, Some(w)) = (target, self.workspace) {
+            return self.through_workspace(scope, expr, w);
+        }
         let need_presence = match target {
             Target::Output => self.sparse_output().is_some(),
             Target::Temp { some, .. } => some,
+            Target::Workspace => true,
         };
         let (value, present) = self.value(scope, &expr, need_presence, &mut stmts);
         let write = match target {
@@ -392,10 +418,12 @@ impl<'k> Lowerer<'k> {
                 w
             }
             Target::Output => self.write_output(scope, value),
+            Target::Workspace => self.workspace_add(value),
         };
         // A dense or scalar output is written everywhere the loops go (zero where nothing is
-        // present); a temporary or a sparse output only where the iteration space has a point.
-        let gated = matches!(target, Target::Temp { .. }) || self.sparse_output().is_some();
+        // present); a temporary, a workspace or a sparse output only where the iteration space
+        // has a point.
+        let gated = !matches!(target, Target::Output) || self.sparse_output().is_some();
         match present {
             IrExpr::Bool(true) => stmts.extend(write),
             IrExpr::Bool(false) if gated => {}

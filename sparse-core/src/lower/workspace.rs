@@ -1,0 +1,251 @@
+//! Lowering through a workspace (`crate::workspace`): below the outer loops, the nests that
+//! compute the current slice into the accumulator, then the copy of its entries, in key order,
+//! into the output's workspace levels, then the accumulator cleared for the next slice.
+//!
+//! The copy walks the sorted entries once with a cursor. Each workspace level that is not in
+//! the output's last appending group loops over the runs of entries sharing its coordinate (the
+//! key divided by the level's stride), so a `Dense` level locates its position once per
+//! coordinate and an appending level opens its segment once per parent, exactly as the loops
+//! of an output appended directly do; the last group appends one entry per accumulator entry.
+
+use super::{Lowerer, Scope, Target};
+use crate::ir::{and, bin, call, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::iteration_graph::root_sum_vars;
+use crate::notation::Expr;
+use crate::workspace::Workspace;
+
+impl Lowerer<'_> {
+    /// `let mut workspace = Accumulator::new(size)?;` and the strides of its levels.
+    pub(super) fn workspace_init(&self) -> Vec<Stmt> {
+        let Some(w) = self.workspace else {
+            return Vec::new();
+        };
+        let n = w.vars.len();
+        let size = match n {
+            1 => self.dim(w.vars[0]),
+            _ => {
+                let dims = w.vars.iter().map(|&v| self.dim(v)).collect();
+                try_(IrExpr::Runtime("workspace_size", vec![IrExpr::Slice(dims)]))
+            }
+        };
+        let new = try_(IrExpr::NewWorkspace(w.kind, Box::new(size)));
+        let mut stmts = vec![Stmt::Let(Local::Workspace, true, new)];
+        // Below the size, which did not overflow.
+        for j in (0..n.saturating_sub(1)).rev() {
+            let below = self.dim(w.vars[j + 1]);
+            let stride = match j + 2 == n {
+                true => below,
+                false => bin(Op::Mul, below, var(Local::Stride(j + 1))),
+            };
+            stmts.push(Stmt::Let(Local::Stride(j), false, stride));
+        }
+        stmts
+    }
+
+    /// The stride of workspace level `j` (relative to the first workspace level).
+    fn stride(&self, w: &Workspace, j: usize) -> Option<IrExpr> {
+        (j + 1 < w.vars.len()).then(|| var(Local::Stride(j)))
+    }
+
+    /// Adds a computed value at the key of the bound workspace coordinates.
+    pub(super) fn workspace_add(&self, value: IrExpr) -> Vec<Stmt> {
+        let Some(w) = self.workspace else {
+            self.fail("a workspace target without a workspace");
+            return Vec::new();
+        };
+        let key = (0..w.vars.len())
+            .map(|j| {
+                let coord = var(Local::Index(w.vars[j]));
+                match self.stride(w, j) {
+                    Some(stride) => bin(Op::Mul, coord, stride),
+                    None => coord,
+                }
+            })
+            .reduce(|sum, term| bin(Op::Add, sum, term))
+            .unwrap_or(IrExpr::Usize(0));
+        // SAFETY (emit.rs): each coordinate is below its dimension, so the key is below the
+        // product of the dimensions, the accumulator's size.
+        vec![Stmt::Expr(call(
+            var(Local::Workspace),
+            "add_unchecked",
+            vec![key, value],
+        ))]
+    }
+
+    /// At a point of the outer loops: the nests computing the slice of `expr` into the
+    /// workspace (one per group of terms that shares an order), then the copy into the output.
+    pub(super) fn through_workspace(
+        &mut self,
+        scope: &Scope,
+        expr: Expr,
+        w: &Workspace,
+    ) -> Vec<Stmt> {
+        let mut inner = w.inner.clone();
+        inner.rhs = expr;
+        let mut diags = crate::diagnostic::Diagnostics::default();
+        let Some(parts) = crate::split::parts_after(&inner, &w.outer, &mut diags) else {
+            self.fail("a workspace slice has no loop order below the outer loops");
+            return Vec::new();
+        };
+        let outer_order = std::mem::take(&mut self.order);
+        self.filling = true;
+        let mut stmts = Vec::new();
+        for part in parts {
+            self.order = part.order;
+            let mut loop_vars = w.vars.clone();
+            loop_vars.extend(root_sum_vars(&part.kernel));
+            let rhs = part.kernel.rhs;
+            stmts.extend(self.lower_loops(scope, rhs, Target::Workspace, &loop_vars));
+        }
+        self.filling = false;
+        self.order = outer_order;
+        stmts.extend(self.copy_out(scope, w));
+        stmts
+    }
+
+    /// Sorts the slice's entries (unless the only workspace level is unordered), appends them
+    /// to the output, and clears the accumulator.
+    fn copy_out(&mut self, scope: &Scope, w: &Workspace) -> Vec<Stmt> {
+        let Some(a) = self.appended_output() else {
+            self.fail("a workspace without an appended output");
+            return Vec::new();
+        };
+        let levels = &self.format(a).levels;
+        let ordered = w.vars.len() > 1 || levels[w.level].is_ordered();
+        let method = if ordered { "sort" } else { "len" };
+        let len = call(var(Local::Workspace), method, vec![]);
+        let mut stmts = vec![Stmt::Let(Local::WorkspaceLen, false, len)];
+        let (last_group, _) = self.group_of(a, self.last_appending_level(a));
+        if w.level < last_group {
+            stmts.push(Stmt::Let(Local::Cursor, true, IrExpr::Usize(0)));
+        }
+        let mut scope = scope.clone();
+        stmts.extend(self.copy_level(&mut scope, w, w.level, None));
+        stmts.push(Stmt::Expr(call(var(Local::Workspace), "clear", vec![])));
+        stmts
+    }
+
+    /// The copy of the entries below output level `d` (the first of the remaining workspace
+    /// levels), within the run of entries sharing the group key of workspace level `within`.
+    fn copy_level(
+        &mut self,
+        scope: &mut Scope,
+        w: &Workspace,
+        d: usize,
+        within: Option<usize>,
+    ) -> Vec<Stmt> {
+        let Some(a) = self.appended_output() else {
+            return Vec::new();
+        };
+        let format = self.format(a);
+        let (last_group, _) = self.group_of(a, self.last_appending_level(a));
+        let in_run = self.in_run(w, within);
+        if d >= last_group {
+            // One output entry per accumulator entry.
+            let mut body = self.bind_coords(scope, w, d, format.order() - 1);
+            let value = call(
+                var(Local::Workspace),
+                "value_unchecked",
+                vec![var(Local::Cursor)],
+            );
+            body.extend(self.append_entry(a, value));
+            let segment = d == last_group && format.levels[d].appends_segments();
+            let mut stmts = Vec::new();
+            if segment {
+                stmts.push(self.open_segment(a, d));
+            }
+            match within {
+                None => stmts.push(Stmt::For(
+                    Local::Cursor,
+                    IrExpr::Usize(0),
+                    var(Local::WorkspaceLen),
+                    body,
+                )),
+                Some(_) => {
+                    body.push(Stmt::Assign(
+                        var(Local::Cursor),
+                        Assign::Add,
+                        IrExpr::Usize(1),
+                    ));
+                    stmts.push(Stmt::While(in_run, body));
+                }
+            }
+            if segment {
+                stmts.extend(self.close_segment(scope, a, d));
+            }
+            return stmts;
+        }
+        // A `Dense` level (located) or an appending group above the last one: one iteration
+        // per run of entries sharing its coordinates.
+        let appends = format.levels[d].appends_segments();
+        let end = if appends { self.group_of(a, d).1 } else { d };
+        let j_end = end - w.level;
+        let mut inner = scope.clone();
+        let group = match self.stride(w, j_end) {
+            Some(stride) => bin(Op::Div, var(Local::Key), stride),
+            None => var(Local::Key),
+        };
+        let mut body = self.bind_coords(&mut inner, w, d, end);
+        body.push(Stmt::Let(Local::Group(j_end), false, group));
+        if !appends {
+            // Only the output's levels are bound here; `resolve_located` locates `d`.
+            body.extend(self.resolve_located(&mut inner, &[]));
+        }
+        body.extend(self.copy_level(&mut inner, w, end + 1, Some(j_end)));
+        let mut stmts = Vec::new();
+        if appends {
+            stmts.push(self.open_segment(a, d));
+        }
+        stmts.push(Stmt::While(in_run, body));
+        if appends {
+            stmts.extend(self.close_segment(scope, a, d));
+        }
+        stmts
+    }
+
+    /// `entry < len && key(entry) / stride == group` (the run of the enclosing level), or
+    /// just the bound at the top. The key is read only below the bound.
+    fn in_run(&self, w: &Workspace, within: Option<usize>) -> IrExpr {
+        let bound = bin(Op::Lt, var(Local::Cursor), var(Local::WorkspaceLen));
+        let Some(j) = within else {
+            return bound;
+        };
+        let key = self.key_at_cursor();
+        let prefix = match self.stride(w, j) {
+            Some(stride) => bin(Op::Div, key, stride),
+            None => key,
+        };
+        and(bound, bin(Op::Eq, prefix, var(Local::Group(j))))
+    }
+
+    fn key_at_cursor(&self) -> IrExpr {
+        call(
+            var(Local::Workspace),
+            "key_unchecked",
+            vec![var(Local::Cursor)],
+        )
+    }
+
+    /// `let key = ...;` and the coordinates of output levels `d..=end` decoded from it.
+    fn bind_coords(&self, scope: &mut Scope, w: &Workspace, d: usize, end: usize) -> Vec<Stmt> {
+        let Some(a) = self.appended_output() else {
+            return Vec::new();
+        };
+        let format = self.format(a);
+        let mut stmts = vec![Stmt::Let(Local::Key, false, self.key_at_cursor())];
+        for k in d..=end {
+            let j = k - w.level;
+            let v = self.kernel.accesses[a].level_var(format, k);
+            let mut coord = var(Local::Key);
+            if let Some(stride) = self.stride(w, j) {
+                coord = bin(Op::Div, coord, stride);
+            }
+            if j > 0 {
+                coord = bin(Op::Rem, coord, self.dim(v));
+            }
+            stmts.push(Stmt::Let(Local::Index(v), false, coord));
+            scope.bound[v] = true;
+        }
+        stmts
+    }
+}

@@ -1,0 +1,185 @@
+//! The schedule vocabulary: `#[schedule(...)]` attributes on a kernel choose how it is
+//! computed, never what. The compiler takes them off the function (rustc does not know them)
+//! and checks each against the statement; a directive that cannot be honoured is a spanned
+//! error saying why, never silently ignored.
+//!
+//! - `workspace(v)`, `workspace(v, dense)`, `workspace(v, hash)`: compute the output's levels
+//!   from the one storing `v` down into a workspace of that kind (`crate::workspace`), the
+//!   levels above it appended by the outer loops.
+
+use crate::diagnostic::Diagnostics;
+use crate::names::same;
+use crate::notation::Kernel;
+use crate::workspace::Kind;
+use proc_macro2::{Ident, Span};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::Token;
+
+/// The attribute's name.
+const SCHEDULE: &str = "schedule";
+
+/// The directives of a kernel's schedule attributes, as written.
+#[derive(Default)]
+pub struct Schedule {
+    /// `workspace(v[, kind])`: the variable and the kind, if given.
+    pub workspace: Option<WorkspaceDirective>,
+}
+
+/// `workspace(v[, kind])`.
+pub struct WorkspaceDirective {
+    /// The output index variable whose level is the workspace's first.
+    pub var: Ident,
+    /// The accumulator, if the schedule names one.
+    pub kind: Option<Kind>,
+    /// The directive as written, for errors.
+    pub span: Span,
+}
+
+/// Whether `attr` is a schedule attribute.
+pub fn is_schedule(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident(SCHEDULE)
+}
+
+/// Splits the schedule attributes off `item`.
+pub fn split(item: &syn::ItemFn) -> (syn::ItemFn, Vec<syn::Attribute>) {
+    let mut plain = item.clone();
+    let (schedule, rest) = item.attrs.iter().cloned().partition(is_schedule);
+    plain.attrs = rest;
+    (plain, schedule)
+}
+
+/// Reads the directives of `attrs`, reporting unknown or malformed ones.
+pub fn read(attrs: &[syn::Attribute], diags: &mut Diagnostics) -> Schedule {
+    let mut schedule = Schedule::default();
+    for attr in attrs {
+        let parsed =
+            attr.parse_args_with(Punctuated::<syn::Meta, Token![,]>::parse_separated_nonempty);
+        let directives = match parsed {
+            Ok(d) => d,
+            Err(e) => {
+                diags.error_help(e.span(), format!("malformed schedule: {e}"), EXPECTED);
+                continue;
+            }
+        };
+        for directive in directives {
+            read_directive(&directive, &mut schedule, diags);
+        }
+    }
+    schedule
+}
+
+const EXPECTED: &str = "write `#[schedule(workspace(k))]` or `#[schedule(workspace(k, dense))]` / `workspace(k, hash)`, with `k` an index variable of the sparse output";
+
+fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let syn::Meta::List(list) = directive else {
+        diags.error_help(directive.span(), "expected a schedule directive", EXPECTED);
+        return;
+    };
+    if !list.path.is_ident("workspace") {
+        diags.error_help(
+            list.path.span(),
+            format!(
+                "unknown schedule directive `{}`",
+                quote::ToTokens::to_token_stream(&list.path)
+            ),
+            EXPECTED,
+        );
+        return;
+    }
+    let args = match list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated) {
+        Ok(args) => args,
+        Err(e) => {
+            diags.error_help(e.span(), format!("malformed `workspace`: {e}"), EXPECTED);
+            return;
+        }
+    };
+    let mut args = args.into_iter();
+    let Some(var) = args.next() else {
+        diags.error_help(list.span(), "`workspace` needs an index variable", EXPECTED);
+        return;
+    };
+    let kind = match args.next() {
+        None => None,
+        Some(k) if k == "dense" => Some(Kind::Dense),
+        Some(k) if k == "hash" => Some(Kind::Hash),
+        Some(k) => {
+            diags.error_help(
+                k.span(),
+                format!("unknown workspace kind `{k}`"),
+                "the kinds are `dense` (an array with a list of touched coordinates) and `hash`",
+            );
+            return;
+        }
+    };
+    if let Some(extra) = args.next() {
+        diags.error_help(
+            extra.span(),
+            "`workspace` takes a variable and a kind",
+            EXPECTED,
+        );
+        return;
+    }
+    if schedule.workspace.is_some() {
+        diags.error_help(
+            list.span(),
+            "a kernel has at most one workspace",
+            "keep one `workspace(..)` directive",
+        );
+        return;
+    }
+    schedule.workspace = Some(WorkspaceDirective {
+        var,
+        kind,
+        span: list.span(),
+    });
+}
+
+/// The output storage level of a workspace directive's variable, or an error at it.
+pub fn workspace_level(
+    kernel: &Kernel,
+    directive: &WorkspaceDirective,
+    diags: &mut Diagnostics,
+) -> Option<usize> {
+    let var = &directive.var;
+    let Some(out) = kernel.output_access() else {
+        diags.error_help(
+            var.span(),
+            "a workspace holds part of a sparse output, and this kernel's output is a scalar",
+            "remove the `workspace` directive",
+        );
+        return None;
+    };
+    let format = kernel.format_of(out);
+    let name = &kernel.tensors[kernel.accesses[out].tensor].name;
+    if format.is_all_dense() || format.inserts_everywhere() {
+        diags.error_help(
+            var.span(),
+            format!(
+                "`{name}` ({}) is written in place, in any order: it needs no workspace",
+                format.written
+            ),
+            "remove the `workspace` directive",
+        );
+        return None;
+    }
+    let level = (0..format.order()).find(|&k| {
+        same(
+            &kernel.vars[kernel.accesses[out].level_var(format, k)].name,
+            var,
+        )
+    });
+    if level.is_none() {
+        let vars: Vec<String> = kernel
+            .output_vars()
+            .iter()
+            .map(|&v| format!("`{}`", kernel.vars[v].name))
+            .collect();
+        diags.error_help(
+            var.span(),
+            format!("`{var}` is not an index variable of the output `{name}`"),
+            format!("name one of {}", vars.join(", ")),
+        );
+    }
+    level
+}

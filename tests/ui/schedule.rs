@@ -1,0 +1,40 @@
+use sparse_runtime::prelude::*;
+
+sparse_kernel! {
+    // Not an index variable of the output.
+    #[schedule(workspace(j))]
+    pub fn not_output_var(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // Not a directive.
+    #[schedule(order(i, k, j))]
+    pub fn unknown_directive(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // Not a workspace kind.
+    #[schedule(workspace(k, sparse))]
+    pub fn unknown_kind(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // A dense output is written in place.
+    #[schedule(workspace(k))]
+    pub fn dense_output(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // Rows of `c` cannot be the outer loop: `a` is stored by columns.
+    #[schedule(workspace(k))]
+    pub fn impossible(c: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // One workspace per kernel.
+    #[schedule(workspace(k), workspace(i))]
+    pub fn two(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    #[schedule(workspace)]
+    pub fn no_variable(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+}
+
+fn main() {}
