@@ -38,7 +38,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     builder.unreadable = param_names(&item.sig)
         .filter(|n| params.iter().all(|p| !same(&p.name, n)))
         .collect();
-    let output = builder.output(lhs, op, diags);
+    let output = builder.output(lhs, diags);
     let rhs = builder.expr(rhs, diags);
     let (output, rhs) = (output?, rhs?);
     builder.check_output_use(&output, op, diags);
@@ -53,7 +53,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     if diags.has_errors() {
         return None;
     }
-    Some(Kernel {
+    let kernel = Kernel {
         name: item.sig.ident.clone(),
         tensors: builder.tensors,
         scalars: builder.scalars,
@@ -63,7 +63,45 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
         op,
         rhs,
         value_type,
-    })
+        old_output: None,
+    };
+    Some(read_old_output(kernel))
+}
+
+/// `+=` into an appended sparse output adds to its old contents: they become an operand, `c
+/// += e` is `c = c_old + e` (the union of the old pattern and `e`'s iteration space), with
+/// `c_old` a tensor of the output's format that the generated code moves the old contents
+/// into before assembling the new ones (and moves back if the call fails). Its name has a
+/// mixed-site span, out of reach of user code.
+fn read_old_output(mut kernel: Kernel) -> Kernel {
+    let Some(out) = kernel.output_access() else {
+        return kernel;
+    };
+    if kernel.op != AssignOp::AddAssign || kernel.output_in_place() {
+        return kernel;
+    }
+    let output = &kernel.tensors[kernel.accesses[out].tensor];
+    let old = TensorParam {
+        name: proc_macro2::Ident::new(
+            &format!("{}_old", crate::names::plain(&output.name)),
+            proc_macro2::Span::mixed_site(),
+        ),
+        format: output.format.clone(),
+        written_type: output.written_type.clone(),
+    };
+    let access = Access {
+        tensor: kernel.tensors.len(),
+        vars: kernel.accesses[out].vars.clone(),
+        tokens: kernel.accesses[out].tokens.clone(),
+    };
+    kernel.old_output = Some(kernel.tensors.len());
+    kernel.tensors.push(old);
+    kernel.accesses.push(access);
+    let old_access = Expr::Access(kernel.accesses.len() - 1);
+    let rhs = std::mem::replace(&mut kernel.rhs, old_access.clone());
+    kernel.rhs = Expr::binary(BinOp::Add, old_access, rhs);
+    kernel.op = AssignOp::Assign;
+    kernel
 }
 
 fn check_signature_shape(sig: &syn::Signature, diags: &mut Diagnostics) {
@@ -343,7 +381,7 @@ impl<'p> Builder<'p> {
     }
 
     /// The left side: a `&mut` tensor access or a `&mut` scalar.
-    fn output(&mut self, lhs: &syn::Expr, op: AssignOp, diags: &mut Diagnostics) -> Option<Output> {
+    fn output(&mut self, lhs: &syn::Expr, diags: &mut Diagnostics) -> Option<Output> {
         let (name, args) = match lhs {
             syn::Expr::Call(call) => (path_ident(&call.func), Some(&call.args)),
             syn::Expr::Path(_) => (path_ident(lhs), None),
@@ -378,13 +416,6 @@ impl<'p> Builder<'p> {
                 None
             }
             (ParamKind::Tensor(format), _) => {
-                if op == AssignOp::AddAssign && !format.inserts_everywhere() {
-                    diags.error_help(
-                        lhs.span(),
-                        format!("`+=` into sparse output `{name}`: sparse outputs are re-assembled by each call"),
-                        "use `=` (pass the old value as an input to add it), a dense output, or a hash output (`HashVec`, `HashMat`), which `+=` adds to",
-                    );
-                }
                 check_output_format(format, param, diags);
                 let empty = syn::punctuated::Punctuated::new();
                 let access = self.access(&name, args.unwrap_or(&empty), lhs, diags)?;

@@ -45,9 +45,26 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
     // its operand is present; the shape checks above make every dimension bound by one index
     // variable equal, so coordinates read from one tensor index the others in range; the
     // assertions above make rustc prove each tensor has the format the code was generated
-    // for; a sparse output is appended through its assembly guard only in coordinate order and
-    // finalized before `finish`, which keeps its invariants, and any early return (`?`) or
-    // unwinding drops the guard, which leaves it the valid empty tensor of its shape.
+    // for; a workspace's keys are its coordinates linearized over the dimensions its size is
+    // the product of, so each is below that size (`add_unchecked`), and its entries are read
+    // (`key_unchecked`, `value_unchecked`) only at cursors below the count `sort`/`len`
+    // returned; a sparse output is appended through its assembly guard only in coordinate
+    // order and finalized before `finish`, which keeps its invariants, and any early return
+    // (`?`) or unwinding drops the guard, which leaves it the valid empty tensor of its shape.
+    let body = quote! {
+        unsafe {
+            #bindings
+            #stmts
+            #finish
+        }
+    };
+    let body = match kernel.old_output {
+        None => quote! {
+            #body
+            ::core::result::Result::Ok(())
+        },
+        Some(old) => update(kernel, old, body),
+    };
     quote! {
         #(#attrs)*
         #[allow(unused_unsafe, clippy::all)]
@@ -56,13 +73,31 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
             #views
             #checks
             #dims
-            unsafe {
-                #bindings
-                #stmts
-                #finish
-            }
-            ::core::result::Result::Ok(())
+            #body
         }
+    }
+}
+
+/// `+=` into an appended sparse output: its old contents move into the operand that reads
+/// them (the output is left the empty tensor of its shape, which assembly starts from), and
+/// move back if the call fails, so an error loses nothing.
+fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
+    let old = &kernel.tensors[old].name;
+    let Some(out) = kernel.output_access() else {
+        return body;
+    };
+    let out = &kernel.tensors[kernel.accesses[out].tensor].name;
+    let result = Ident::new("result", Span::mixed_site());
+    quote! {
+        let #old = ::sparse_runtime::__private::take_for_update(#out)?;
+        let #result = (|| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+            #body
+            ::core::result::Result::Ok(())
+        })();
+        if #result.is_err() {
+            *#out = #old;
+        }
+        #result
     }
 }
 
@@ -122,7 +157,9 @@ fn type_assertions(kernel: &Kernel) -> TokenStream {
     kernel
         .tensors
         .iter()
-        .map(|t| {
+        .enumerate()
+        .filter(|&(id, _)| Some(id) != kernel.old_output)
+        .map(|(_, t)| {
             let canonical = t.format.canonical_type(&kernel.value_type);
             let written = &t.written_type;
             // Spanned at the written type, where rustc reports a mismatch.
@@ -154,7 +191,12 @@ fn shape_checks(kernel: &Kernel) -> TokenStream {
     let fn_name = kernel.name.to_string();
     let mut per_var: Vec<Vec<(usize, usize)>> = vec![Vec::new(); kernel.vars.len()];
     let mut seen = HashSet::new();
-    for access in &kernel.accesses {
+    // The old contents of an updated output have its shape; they are bound after the checks.
+    let checked = kernel
+        .accesses
+        .iter()
+        .filter(|a| Some(a.tensor) != kernel.old_output);
+    for access in checked {
         for (mode, &v) in access.vars.iter().enumerate() {
             // Per variable: one tensor mode may be bound to two variables (`d(j, l) * d(l, j)`).
             if seen.insert((v, access.tensor, mode)) {

@@ -180,6 +180,9 @@ pub struct Kernel {
     pub rhs: Expr,
     /// The value type as written (`f64`), shared by every tensor.
     pub value_type: syn::Type,
+    /// The tensor holding an appended sparse output's contents before the call, which `+=`
+    /// reads (`check::read_old_output`): not a parameter, bound by the generated code.
+    pub old_output: Option<TensorId>,
 }
 
 impl Kernel {

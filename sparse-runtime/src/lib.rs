@@ -133,6 +133,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
     pub use crate::reorder::Reordered;
+    pub use crate::tensor::take_for_update;
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;

@@ -34,11 +34,12 @@ pub const P_TRICKY_NAMES: f64 = 0.12;
 /// Probability that a kernel spells one of its names as a raw identifier.
 pub const P_RAW_NAMES: f64 = 0.02;
 
+/// Probability that an appended sparse output is updated (`+=`: the old contents plus the
+/// right side, on the union of their patterns).
+pub const P_SPARSE_ACCUMULATE: f64 = 0.25;
 /// Probabilities of deliberately hitting a limitation.
-pub const P_SPARSE_ACCUMULATE: f64 = 0.02;
-/// See [`P_SPARSE_ACCUMULATE`].
 pub const P_SPARSE_DIVISOR: f64 = 0.15;
-/// See [`P_SPARSE_ACCUMULATE`].
+/// See [`P_SPARSE_DIVISOR`].
 pub const P_BAD_OUTPUT_FORMAT: f64 = 0.03;
 /// Probability that a sparse matrix input is drawn from the structured aliases (`STRUCTURED`:
 /// `Dia`, `Ell`, `CooAos`, `Bcsr`, `Csb`), besides their chance among all aliases.

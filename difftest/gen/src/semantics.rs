@@ -185,8 +185,6 @@ fn plain(e: &Expr) -> Placed {
 /// A documented limitation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Limitation {
-    /// `+=` into a sparse output.
-    SparseAccumulate,
     /// A non-dense tensor in a divisor.
     SparseDivisor,
     /// A sparse output format that cannot be assembled.
@@ -197,17 +195,15 @@ pub enum Limitation {
 
 impl Limitation {
     /// All limitations, in summary order.
-    pub const ALL: [Limitation; 4] = [
+    pub const ALL: [Limitation; 3] = [
         Limitation::Order,
         Limitation::OutputFormat,
         Limitation::SparseDivisor,
-        Limitation::SparseAccumulate,
     ];
 
     /// The phrase the compiler's message must contain.
     pub fn phrase(self) -> &'static str {
         match self {
-            Limitation::SparseAccumulate => "into sparse output",
             Limitation::SparseDivisor => "divisor",
             Limitation::OutputFormat => "cannot be assembled",
             Limitation::Order => "no loop order",
@@ -217,7 +213,6 @@ impl Limitation {
     /// Short name for summaries.
     pub fn name(self) -> &'static str {
         match self {
-            Limitation::SparseAccumulate => "sparse-accumulate",
             Limitation::SparseDivisor => "sparse-divisor",
             Limitation::OutputFormat => "output-format",
             Limitation::Order => "order",
@@ -235,9 +230,6 @@ impl fmt::Display for Limitation {
 pub fn limitations(k: &Kernel) -> Vec<Limitation> {
     let mut found = Vec::new();
     let sparse_out = !k.dense_output();
-    if !k.in_place_output() && k.accumulate {
-        found.push(Limitation::SparseAccumulate);
-    }
     if has_sparse_divisor(k, &k.rhs, false) {
         found.push(Limitation::SparseDivisor);
     }
