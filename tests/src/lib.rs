@@ -418,6 +418,29 @@ pub fn dense_vec(n: usize, seed: u64) -> (Tensor<f64, (Dense,)>, DenseT<f64>) {
     (build(&[n], &e), DenseT::from_entries(&[n], &e))
 }
 
+/// A set of coordinates: a sparse output's stored pattern, or an iteration space.
+pub type Pattern = std::collections::BTreeSet<Vec<usize>>;
+
+/// The coordinates of `entries`.
+pub fn pattern<V>(entries: &[(Vec<usize>, V)]) -> Pattern {
+    entries.iter().map(|(c, _)| c.clone()).collect()
+}
+
+/// Checks a sparse output: its values against the oracle, its stored pattern against
+/// `space` (exactly the iteration space's points: no explicit zeros beyond them, none
+/// missing), and its validity.
+pub fn check_sparse_output<L: Levels + Clone, O: ModeOrder>(
+    out: &Tensor<f64, L, O>,
+    want: &DenseT<f64>,
+    space: &Pattern,
+    case: impl Debug,
+) {
+    assert_close(&out.to_dense(), want, f64::TOL, &case);
+    let got: Pattern = stored(out).into_iter().collect();
+    assert_eq!(&got, space, "stored pattern of {case:?}");
+    revalidate(out);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,6 @@
 
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
-use std::collections::BTreeSet;
 
 sparse_kernel! {
     pub fn add_into(c: &mut Csr<f64>, a: &Csr<f64>) {
@@ -26,25 +25,6 @@ sparse_kernel! {
     }
 }
 
-type Pattern = BTreeSet<Vec<usize>>;
-
-fn pattern(entries: &[(Vec<usize>, f64)]) -> Pattern {
-    entries.iter().map(|(c, _)| c.clone()).collect()
-}
-
-/// Values against the oracle, pattern against `space`, and a valid output.
-fn check<L: Levels + Clone, O: ModeOrder>(
-    out: &Tensor<f64, L, O>,
-    want: &DenseT<f64>,
-    space: &Pattern,
-    case: impl std::fmt::Debug,
-) {
-    assert_close(&out.to_dense(), want, f64::TOL, &case);
-    let got: Pattern = stored(out).into_iter().collect();
-    assert_eq!(&got, space, "stored pattern of {case:?}");
-    revalidate(out);
-}
-
 #[test]
 fn updates_add_to_the_old_contents_on_the_union_of_patterns() {
     for shape in [[0, 0], [0, 2], [1, 1], [4, 4], [5, 7], [8, 3]] {
@@ -62,7 +42,7 @@ fn updates_add_to_the_old_contents_on_the_union_of_patterns() {
             let a: Csr<f64> = build(&shape, &ae);
             let mut c: Csr<f64> = build(&shape, &ce);
             add_into(&mut c, &a).unwrap();
-            check(
+            check_sparse_output(
                 &c,
                 &elementwise(&cd, &ad, |x, y| x + y),
                 &union,
@@ -82,7 +62,7 @@ fn updates_add_to_the_old_contents_on_the_union_of_patterns() {
             }
             let mut c: Csr<f64> = build(&shape, &ce);
             add_product_into(&mut c, &a, &b).unwrap();
-            check(
+            check_sparse_output(
                 &c,
                 &elementwise(&cd, &prod, |x, y| x + y),
                 &space,
@@ -95,7 +75,7 @@ fn updates_add_to_the_old_contents_on_the_union_of_patterns() {
             let a_t: Csr<f64> = build(&[n, m], &at);
             let mut c: Dcsr<f64> = build(&shape, &ce);
             add_scaled_transpose_into(&mut c, &a_t, 2.0).unwrap();
-            check(
+            check_sparse_output(
                 &c,
                 &elementwise(&cd, &ad, |x, y| x + 2.0 * y),
                 &union,
@@ -108,7 +88,7 @@ fn updates_add_to_the_old_contents_on_the_union_of_patterns() {
             space.extend(pattern(&ae).intersection(&pattern(&ce)).cloned());
             let mut c: Coo<f64> = build(&shape, &ce);
             add_into_coo(&mut c, &a, &c_as_operand).unwrap();
-            check(
+            check_sparse_output(
                 &c,
                 &elementwise(&cd, &elementwise(&ad, &cd, |x, y| x * y), |x, y| x + y),
                 &space,
@@ -124,7 +104,7 @@ fn updates_add_to_the_old_contents_on_the_union_of_patterns() {
             let yd = DenseT::from_entries(&[m], &ye);
             let mut space = pattern(&ye);
             space.extend(ae.iter().map(|(ij, _)| vec![ij[0]]));
-            check(
+            check_sparse_output(
                 &y,
                 &elementwise(&yd, &ax, |p, q| p + q),
                 &space,
