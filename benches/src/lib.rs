@@ -396,6 +396,164 @@ pub fn test_vector(n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// A xorshift64 generator seeded from any `seed` (0 included): the seed is
+/// mixed by the SplitMix64 finaliser first, so nearby seeds give unrelated
+/// streams, and a zero state (a fixed point of xorshift) is avoided.
+fn seeded_xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    xorshift(if z == 0 { 0x2545_f491_4f6c_dd1d } else { z })
+}
+
+/// A uniform value in `[0, 1)` from the top 53 bits of `bits`.
+fn unit_closed_open(bits: u64) -> f64 {
+    (bits >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// A uniform value in `(0, 1]` from the top 53 bits of `bits` (never zero).
+fn unit_open_closed(bits: u64) -> f64 {
+    ((bits >> 11) + 1) as f64 / (1u64 << 53) as f64
+}
+
+/// An R-MAT graph (Chakrabarti, Zhan and Faloutsos 2004) as a square adjacency
+/// matrix with the Graph500 parameters: `2^scale` vertices and
+/// `edge_factor * 2^scale` edges drawn independently, each by `scale` choices
+/// of a quadrant of the remaining square (top-left with probability
+/// `a = 0.57`, top-right `b = 0.19`, bottom-left `c = 0.19`, bottom-right
+/// `d = 0.05`), so the degrees are heavily skewed.
+///
+/// Edge `(r, c)` is entry `A(r, c)` with a value uniform in `(0, 1]`;
+/// duplicate edges are merged into one entry (their values summed, so no
+/// entry is zero), so `nnz` is somewhat below `edge_factor * 2^scale`.
+/// Self-loops are kept. Vertices are not relabelled (Graph500 permutes them):
+/// the high-degree vertices are the low-numbered ones. Columns are strictly
+/// increasing within each row. Deterministic: a seeded xorshift, so the same
+/// `(scale, edge_factor, seed)` always builds the same matrix.
+///
+/// # Panics
+/// If `2^scale` overflows `usize` or the number of rows or entries does not
+/// fit `I`.
+pub fn rmat<I: Index>(scale: u32, edge_factor: usize, seed: u64) -> CsrArrays<I> {
+    const A: f64 = 0.57;
+    const B: f64 = 0.19;
+    const C: f64 = 0.19;
+    assert!(scale < usize::BITS, "2^scale vertices overflow usize");
+    let n = 1usize << scale;
+    let idx = |x: usize| I::try_from_usize(x).expect("index does not fit");
+    let mut next = seeded_xorshift(seed);
+    let mut edges: Vec<(usize, usize, f64)> = (0..edge_factor * n)
+        .map(|_| {
+            let (mut r, mut c) = (0, 0);
+            for bit in (0..scale).rev() {
+                let u = unit_closed_open(next());
+                if u >= A + B + C {
+                    r |= 1 << bit;
+                    c |= 1 << bit;
+                } else if u >= A + B {
+                    r |= 1 << bit;
+                } else if u >= A {
+                    c |= 1 << bit;
+                }
+            }
+            (r, c, unit_open_closed(next()))
+        })
+        .collect();
+    edges.sort_unstable_by_key(|&(r, c, _)| (r, c));
+    let mut m = CsrArrays {
+        rows: n,
+        cols: n,
+        row_ptr: Vec::with_capacity(n + 1),
+        col_idx: Vec::with_capacity(edges.len()),
+        vals: Vec::with_capacity(edges.len()),
+    };
+    m.row_ptr.push(idx(0));
+    let mut last = None;
+    for (r, c, v) in edges {
+        if last == Some((r, c)) {
+            *m.vals.last_mut().expect("a previous entry") += v;
+            continue;
+        }
+        while m.row_ptr.len() <= r {
+            m.row_ptr.push(idx(m.col_idx.len()));
+        }
+        m.col_idx.push(idx(c));
+        m.vals.push(v);
+        last = Some((r, c));
+    }
+    while m.row_ptr.len() <= n {
+        m.row_ptr.push(idx(m.col_idx.len()));
+    }
+    m
+}
+
+/// A `rows x cols` matrix with exactly `per_row` entries in every row, at
+/// distinct uniformly random columns, values uniform in `(0, 1]` (so no entry
+/// is zero), columns strictly increasing within each row. Deterministic in
+/// `seed` (a seeded xorshift), and different seeds give unrelated matrices:
+/// two calls with different seeds give the two operands of `A B` or `A + B`.
+/// ([`random_per_row`] is square, has one fixed seed and integer values.)
+///
+/// # Panics
+/// If `per_row > cols` or the number of rows or entries does not fit `I`.
+pub fn random_uniform<I: Index>(
+    rows: usize,
+    cols: usize,
+    per_row: usize,
+    seed: u64,
+) -> CsrArrays<I> {
+    assert!(per_row <= cols, "more entries per row than columns");
+    let idx = |x: usize| I::try_from_usize(x).expect("index does not fit");
+    let mut next = seeded_xorshift(seed);
+    let mut m = CsrArrays {
+        rows,
+        cols,
+        row_ptr: Vec::with_capacity(rows + 1),
+        col_idx: Vec::with_capacity(rows * per_row),
+        vals: Vec::with_capacity(rows * per_row),
+    };
+    m.row_ptr.push(idx(0));
+    let mut row = Vec::with_capacity(per_row);
+    for _ in 0..rows {
+        row.clear();
+        while row.len() < per_row {
+            let j = (next() % cols as u64) as usize;
+            if !row.contains(&j) {
+                row.push(j);
+            }
+        }
+        row.sort_unstable();
+        for &j in &row {
+            m.col_idx.push(idx(j));
+            m.vals.push(unit_open_closed(next()));
+        }
+        m.row_ptr.push(idx(m.col_idx.len()));
+    }
+    m
+}
+
+/// Writes `m` into `dir` for tools outside Rust (`benches/scipy_spgemm.py`):
+/// `{name}.rowptr.u32`, `{name}.colidx.u32` and `{name}.vals.f64` hold the
+/// three arrays as raw little-endian numbers, `{name}.shape` the line
+/// `rows cols nnz`.
+///
+/// # Errors
+/// If a file cannot be written.
+pub fn dump_csr(m: &CsrArrays<u32>, dir: &std::path::Path, name: &str) -> std::io::Result<()> {
+    fn bytes<T: Copy, const N: usize>(v: &[T], le: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+        v.iter().flat_map(|&x| le(x)).collect()
+    }
+    let path = |ext: &str| dir.join(format!("{name}.{ext}"));
+    std::fs::write(path("rowptr.u32"), bytes(&m.row_ptr, u32::to_le_bytes))?;
+    std::fs::write(path("colidx.u32"), bytes(&m.col_idx, u32::to_le_bytes))?;
+    std::fs::write(path("vals.f64"), bytes(&m.vals, f64::to_le_bytes))?;
+    std::fs::write(
+        path("shape"),
+        format!("{} {} {}\n", m.rows, m.cols, m.nnz()),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -501,5 +659,66 @@ mod tests {
         assert_eq!(&a.col_idx[..7], &[0, 1, 3, 0, 1, 2, 4]);
         assert_eq!(&a.vals[..3], &[4.0, -1.0, -1.0]);
         assert_eq!(a.with_index::<usize>().with_index::<u32>(), a);
+    }
+
+    /// Rows strictly increasing below `cols`, `row_ptr` consistent, no zero values.
+    fn assert_valid(m: &CsrArrays<u32>) {
+        assert_eq!(m.row_ptr.len(), m.rows + 1);
+        assert_eq!((m.row_ptr[0], m.row_ptr[m.rows] as usize), (0, m.nnz()));
+        assert_eq!(m.col_idx.len(), m.nnz());
+        for w in m.row_ptr.windows(2) {
+            let cols = &m.col_idx[w[0] as usize..w[1] as usize];
+            assert!(cols.windows(2).all(|c| c[0] < c[1]));
+            assert!(cols.iter().all(|&c| (c as usize) < m.cols));
+        }
+        assert!(m.vals.iter().all(|&v| v > 0.0));
+    }
+
+    #[test]
+    fn rmat_is_valid_skewed_and_deterministic() {
+        let a = rmat::<u32>(10, 16, 1);
+        assert_valid(&a);
+        assert_eq!((a.rows, a.cols), (1024, 1024));
+        // Duplicates merged: fewer entries than edges, but the values still sum to about
+        // half the edge count (each edge's value has mean 1/2).
+        assert!(a.nnz() < 16 * 1024 && a.nnz() > 8 * 1024, "{}", a.nnz());
+        let total: f64 = a.vals.iter().sum();
+        assert!((total / (8.0 * 1024.0) - 1.0).abs() < 0.05, "{total}");
+        assert!(a.vals.iter().all(|&v| v <= 16.0 * 1024.0));
+        // Row 0 (quadrant a or b at every level: probability 0.76^10 per edge, about 1,050
+        // edges, 341 distinct columns with seed 1) is far above the mean degree (under 16);
+        // the last row (0.24^10) almost always empty.
+        let degree = |r: usize| (a.row_ptr[r + 1] - a.row_ptr[r]) as usize;
+        assert!(degree(0) > 200, "{}", degree(0));
+        assert!(degree(1023) <= 1);
+        assert_eq!(rmat::<u32>(10, 16, 1), a);
+        assert_ne!(rmat::<u32>(10, 16, 2), a);
+    }
+
+    #[test]
+    fn random_uniform_is_rectangular_seeded_and_valid() {
+        let a = random_uniform::<u32>(30, 50, 8, 1);
+        assert_valid(&a);
+        assert_eq!((a.rows, a.cols, a.nnz()), (30, 50, 240));
+        assert!(a.row_ptr.windows(2).all(|w| w[1] - w[0] == 8));
+        assert!(a.vals.iter().all(|&v| v <= 1.0));
+        assert_eq!(random_uniform::<u32>(30, 50, 8, 1), a);
+        let b = random_uniform::<u32>(30, 50, 8, 2);
+        assert_ne!(a.col_idx, b.col_idx);
+        assert_valid(&random_uniform::<u32>(4, 3, 3, 0));
+    }
+
+    #[test]
+    fn dump_csr_writes_the_raw_arrays() {
+        let a = poisson_2d::<u32>(2);
+        let dir = std::env::temp_dir().join(format!("sparse-benches-dump-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dump_csr(&a, &dir, "p").unwrap();
+        let read = |ext: &str| std::fs::read(dir.join(format!("p.{ext}"))).unwrap();
+        assert_eq!(read("shape"), b"4 4 12\n");
+        assert_eq!(read("rowptr.u32")[4..8], 3u32.to_le_bytes());
+        assert_eq!(read("vals.f64")[..8], 4.0f64.to_le_bytes());
+        assert_eq!(read("colidx.u32").len(), 4 * 12);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,0 +1,213 @@
+//! Sparse matrix addition `C = A + B`, all three CSR, one criterion group:
+//!
+//! - `add_rand_1M`: `A` and `B` two different 1,000,000 x 1,000,000 matrices of 8 uniformly
+//!   random entries per row (values in `(0, 1]`, so no sum cancels; `C` has about 16 entries
+//!   per row).
+//!
+//! Contenders: the generated kernel into a `Csr` reused across calls (`generated`), a
+//! hand-written two-pointer merge of each row pair into arrays reused across calls
+//! (`hand_merge`), sprs (`&a + &b` on `CsMatI<f64, u32>`) and nalgebra-sparse (`&a + &b` on
+//! `CsrMatrix<f64>`, `usize` indices); the last two allocate their result, and free it, in
+//! every call. Before timing, every contender's sum is checked against the hand merge's: the
+//! same row pointers and columns (all four produce each row's columns sorted), values equal to
+//! rounding. (sprs drops entries whose sum is zero and the others keep them; none is zero
+//! here.) Throughput is the number of stored entries of `C`.
+//!
+//! With `SPARSE_BENCH_DUMP=dir` set, the inputs and the expected `nnz` and value sum of the
+//! result are also written into `dir` for `benches/scipy_spgemm.py` (see there).
+//!
+//! Run with `cargo bench -p sparse-benches --bench sparse_add`.
+
+mod common;
+use common::{check_close, group, sprs_csr};
+use criterion::{criterion_group, criterion_main, Criterion};
+use nalgebra_sparse::CsrMatrix;
+use sparse_benches::{dump_csr, random_uniform, CsrArrays};
+use sparse_runtime::prelude::*;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+/// Rows (and columns) of the operands.
+const N: usize = 1_000_000;
+
+sparse_kernel! {
+    /// Generated CSR + CSR into CSR: a merge of each row pair, assembled into `c`.
+    fn add(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+}
+
+/// A hand-written `C = A + B`: per row, a two-pointer merge of the rows of `A` and `B` (an
+/// entry in both is summed), then the rest of whichever row is left over; into `c`'s arrays,
+/// which are cleared and refilled (their capacity reused across calls).
+///
+/// # Panics
+/// If the shapes differ or `C` has more than `u32::MAX` entries.
+fn add_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
+    assert_eq!(a.shape(), b.shape(), "shapes differ");
+    let (rows, cols) = (a.shape()[0], a.shape()[1]);
+    let (a_ptr, a_col, a_val) = (a.levels().1.pos(), a.levels().1.crd(), a.vals());
+    let (b_ptr, b_col, b_val) = (b.levels().1.pos(), b.levels().1.crd(), b.vals());
+    c.rows = rows;
+    c.cols = cols;
+    c.row_ptr.clear();
+    c.col_idx.clear();
+    c.vals.clear();
+    c.row_ptr.reserve(rows + 1);
+    c.col_idx.reserve(a_val.len() + b_val.len());
+    c.vals.reserve(a_val.len() + b_val.len());
+    c.row_ptr.push(0);
+    for i in 0..rows {
+        // SAFETY: `a` and `b` are validated `Csr`s of `rows` rows: `pos` has `rows + 1`
+        // non-decreasing entries (so `i + 1` is in bounds) ending at `crd.len() ==
+        // vals.len()`, so every position below a row's end bound indexes `crd` and `vals`.
+        unsafe {
+            let (mut p, p_end) = (
+                *a_ptr.get_unchecked(i) as usize,
+                *a_ptr.get_unchecked(i + 1) as usize,
+            );
+            let (mut q, q_end) = (
+                *b_ptr.get_unchecked(i) as usize,
+                *b_ptr.get_unchecked(i + 1) as usize,
+            );
+            while p < p_end && q < q_end {
+                let (ja, jb) = (*a_col.get_unchecked(p), *b_col.get_unchecked(q));
+                if ja < jb {
+                    c.col_idx.push(ja);
+                    c.vals.push(*a_val.get_unchecked(p));
+                    p += 1;
+                } else if jb < ja {
+                    c.col_idx.push(jb);
+                    c.vals.push(*b_val.get_unchecked(q));
+                    q += 1;
+                } else {
+                    c.col_idx.push(ja);
+                    c.vals
+                        .push(*a_val.get_unchecked(p) + *b_val.get_unchecked(q));
+                    p += 1;
+                    q += 1;
+                }
+            }
+            c.col_idx.extend_from_slice(a_col.get_unchecked(p..p_end));
+            c.vals.extend_from_slice(a_val.get_unchecked(p..p_end));
+            c.col_idx.extend_from_slice(b_col.get_unchecked(q..q_end));
+            c.vals.extend_from_slice(b_val.get_unchecked(q..q_end));
+        }
+        c.row_ptr
+            .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
+    }
+}
+
+/// The nalgebra-sparse matrix of the same arrays (`usize` indices).
+fn nalgebra_csr(m: &CsrArrays<u32>) -> CsrMatrix<f64> {
+    let m = m.with_index::<usize>();
+    CsrMatrix::try_from_csr_data(m.rows, m.cols, m.row_ptr, m.col_idx, m.vals)
+        .expect("valid CSR arrays")
+}
+
+/// `(row_ptr, col_idx, vals)` hold the same matrix as `want`: the same pattern, in the same
+/// (sorted) order, and values equal to rounding.
+///
+/// # Panics
+/// If they do not.
+fn check_same<P: Index, J: Index>(
+    name: &str,
+    row_ptr: &[P],
+    col_idx: &[J],
+    vals: &[f64],
+    want: &CsrArrays<u32>,
+) {
+    let same = |got: &[usize], want: &[u32]| {
+        got.len() == want.len() && got.iter().zip(want).all(|(&g, &w)| g == w as usize)
+    };
+    let row_ptr: Vec<usize> = row_ptr.iter().map(|p| p.to_usize()).collect();
+    let col_idx: Vec<usize> = col_idx.iter().map(|j| j.to_usize()).collect();
+    assert!(same(&row_ptr, &want.row_ptr), "{name}: row pointers differ");
+    assert!(same(&col_idx, &want.col_idx), "{name}: columns differ");
+    check_close(name, vals, &want.vals);
+}
+
+/// With `SPARSE_BENCH_DUMP=dir` set, writes `a`, `b` and a `{group}.case` file (`op add`,
+/// the operands' names, the expected `nnz` and value sum of the result) into `dir`.
+fn dump_case(
+    group: &str,
+    (a_name, a): (&str, &CsrArrays<u32>),
+    (b_name, b): (&str, &CsrArrays<u32>),
+    c: &CsrArrays<u32>,
+) {
+    let Some(dir) = std::env::var_os("SPARSE_BENCH_DUMP").map(PathBuf::from) else {
+        return;
+    };
+    std::fs::create_dir_all(&dir).expect("SPARSE_BENCH_DUMP is a writable directory");
+    dump_csr(a, &dir, a_name).expect("the dump directory is writable");
+    dump_csr(b, &dir, b_name).expect("the dump directory is writable");
+    let sum: f64 = c.vals.iter().sum();
+    let case = format!(
+        "op add\na {a_name}\nb {b_name}\nnnz {}\nsum {sum:e}\n",
+        c.nnz()
+    );
+    std::fs::write(dir.join(format!("{group}.case")), case)
+        .expect("the dump directory is writable");
+}
+
+fn bench_add(c: &mut Criterion) {
+    let name = "add_rand_1M";
+    let a = random_uniform::<u32>(N, N, 8, 3);
+    let b = random_uniform::<u32>(N, N, 8, 4);
+    let (a_rt, b_rt) = (a.to_csr(), b.to_csr());
+    let (a_sprs, b_sprs) = (sprs_csr(&a), sprs_csr(&b));
+    let (a_nal, b_nal) = (nalgebra_csr(&a), nalgebra_csr(&b));
+
+    let mut c_hand = CsrArrays {
+        rows: 0,
+        cols: 0,
+        row_ptr: vec![],
+        col_idx: vec![],
+        vals: vec![],
+    };
+    add_hand(&a_rt, &b_rt, &mut c_hand);
+    let want = c_hand.clone();
+    eprintln!(
+        "{name}: A {} entries, B {} entries, C {} entries",
+        a.nnz(),
+        b.nnz(),
+        want.nnz()
+    );
+    dump_case(name, ("rand1M_a", &a), ("rand1M_b", &b), &want);
+
+    let mut c_gen = Csr::<f64, u32>::new(&[N, N]).expect("an empty output");
+    add(&mut c_gen, &a_rt, &b_rt).expect("shapes match");
+    let got = &c_gen.levels().1;
+    check_same("generated", got.pos(), got.crd(), c_gen.vals(), &want);
+    let c_sprs = &a_sprs + &b_sprs;
+    check_same(
+        "sprs",
+        &c_sprs.proper_indptr(),
+        c_sprs.indices(),
+        c_sprs.data(),
+        &want,
+    );
+    let c_nal = &a_nal + &b_nal;
+    check_same(
+        "nalgebra-sparse",
+        c_nal.row_offsets(),
+        c_nal.col_indices(),
+        c_nal.values(),
+        &want,
+    );
+    drop((c_sprs, c_nal));
+
+    let mut g = group(c, name, want.nnz());
+    g.bench_function("generated", |bch| {
+        bch.iter(|| add(black_box(&mut c_gen), &a_rt, &b_rt).expect("shapes match"))
+    });
+    g.bench_function("hand_merge", |bch| {
+        bch.iter(|| add_hand(&a_rt, &b_rt, black_box(&mut c_hand)))
+    });
+    g.bench_function("sprs", |bch| bch.iter(|| &a_sprs + &b_sprs));
+    g.bench_function("nalgebra_sparse", |bch| bch.iter(|| &a_nal + &b_nal));
+    g.finish();
+}
+
+criterion_group!(benches, bench_add);
+criterion_main!(benches);

@@ -1,0 +1,332 @@
+//! Sparse matrix-matrix product `C = A B`, CSR times CSR into CSR, single-threaded, one
+//! criterion group per input:
+//!
+//! - `spgemm_poisson_1M`: `A A` with `A` the 2-D Poisson matrix of a 1000 x 1000 grid (1M
+//!   rows, 4,996,000 entries; `C` has 13 entries per interior row).
+//! - `spgemm_rmat16`: `A A` with `A` an R-MAT graph of scale 16 and edge factor 16 (65,536
+//!   vertices, 1,048,576 edges drawn with the Graph500 probabilities, duplicates merged;
+//!   heavily skewed degrees, so some rows of `C` are nearly full).
+//! - `spgemm_rand`: `A B` with `A` and `B` two different 100,000 x 100,000 matrices of 8
+//!   uniformly random entries per row (`C` has about 64 entries per row).
+//!
+//! Contenders: a hand-written Gustavson loop over the raw arrays, into output arrays reused
+//! across calls (`hand_gustavson`) and into new ones grown from empty and freed in every call
+//! (`hand_gustavson_fresh`, which pays for allocation as sprs and nalgebra-sparse do), sprs
+//! (`&a * &b` on `CsMatI<f64, u32>`; built without its `multi_thread` feature, so
+//! single-threaded) and nalgebra-sparse (`&a * &b` on `CsrMatrix<f64>`, `usize` indices).
+//! The generated kernels (`generated_dense`, `generated_hash`) are written below but commented
+//! out until the compiler supports sparse products into a sparse output. Before timing, every
+//! contender's product is checked against the hand loop's: the same row pointers and columns
+//! (all three produce each row's columns sorted, without explicit zeros beyond those the
+//! symbolic product implies), values equal to rounding. Throughput is the number of stored
+//! entries of `C`.
+//!
+//! `hand_gustavson` writes into output arrays reused across calls, as the generated kernels
+//! write into a reused `Csr`; sprs and nalgebra-sparse allocate their result, and free it, in
+//! every call (and both make two passes: a symbolic one for the pattern, then a numeric one).
+//!
+//! With `SPARSE_BENCH_DUMP=dir` set, the inputs and the expected `nnz` and value sum of each
+//! product are also written into `dir` for `benches/scipy_spgemm.py` (see there).
+//!
+//! Run with `cargo bench -p sparse-benches --bench spgemm`.
+
+mod common;
+use common::{check_close, group, sprs_csr};
+use criterion::measurement::WallTime;
+use criterion::Throughput;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
+use nalgebra_sparse::CsrMatrix;
+use sparse_benches::{dump_csr, poisson_2d, random_uniform, rmat, CsrArrays};
+use sparse_runtime::prelude::*;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------------
+// Generated kernels: not supported by the compiler yet. To enable them, uncomment this block
+// and the block marked "generated kernels" in `bench_case`.
+// ---------------------------------------------------------------------------------------------
+// sparse_kernel! {
+//     /// C = A·B, Gustavson with the default (dense) workspace.
+//     fn spgemm(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
+//     /// The same with a hash workspace.
+//     #[schedule(workspace(k, hash))]
+//     fn spgemm_hash(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
+// }
+
+/// A hand-written Gustavson SpGEMM (row by row: row `i` of `C` is the sum over the entries
+/// `A(i, j)` of `A(i, j)` times row `j` of `B`), into `c`'s arrays, which are cleared and
+/// refilled (their capacity reused across calls).
+///
+/// The workspace is a dense accumulator of `B.cols` values and a `u32` stamp per column: column
+/// `k` holds a term of the current row `i` iff `stamp[k] == i + 1`, so neither array is reset
+/// between rows. The first touch of `k` in a row appends `k` to `c.col_idx`, whose tail is
+/// thus the row's touched-column list; it is sorted in place, then the values are gathered
+/// from the accumulator in that order. `C` stores every column some term reached (no
+/// cancellation check, as the other contenders).
+///
+/// # Panics
+/// If the inner dimensions differ, `A` has `u32::MAX` rows or more, or `C` has more than
+/// `u32::MAX` entries.
+fn spgemm_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
+    let (rows, inner, cols) = (a.shape()[0], a.shape()[1], b.shape()[1]);
+    assert_eq!(b.shape()[0], inner, "inner dimensions differ");
+    assert!(rows < u32::MAX as usize, "row stamps are u32");
+    let (a_ptr, a_col, a_val) = (a.levels().1.pos(), a.levels().1.crd(), a.vals());
+    let (b_ptr, b_col, b_val) = (b.levels().1.pos(), b.levels().1.crd(), b.vals());
+    let mut acc = vec![0.0f64; cols];
+    let mut stamp = vec![0u32; cols];
+    c.rows = rows;
+    c.cols = cols;
+    c.row_ptr.clear();
+    c.col_idx.clear();
+    c.vals.clear();
+    c.row_ptr.push(0);
+    for i in 0..rows {
+        let mark = i as u32 + 1;
+        let start = c.col_idx.len();
+        // SAFETY: `a` and `b` are validated `Csr`s: `pos` has `rows + 1` non-decreasing
+        // entries (so `i + 1 <= rows` is in bounds) ending at `crd.len() == vals.len()` (so
+        // every position in `pos[r]..pos[r + 1]` indexes `crd` and `vals`), and every column
+        // is below the matrix's column count. So `j < inner == b`'s row count (`j + 1` indexes
+        // `b_ptr`), and `k < cols == acc.len() == stamp.len()`.
+        unsafe {
+            let lo = *a_ptr.get_unchecked(i) as usize;
+            let hi = *a_ptr.get_unchecked(i + 1) as usize;
+            for pa in lo..hi {
+                let j = *a_col.get_unchecked(pa) as usize;
+                let av = *a_val.get_unchecked(pa);
+                let b_lo = *b_ptr.get_unchecked(j) as usize;
+                let b_hi = *b_ptr.get_unchecked(j + 1) as usize;
+                for pb in b_lo..b_hi {
+                    let k = *b_col.get_unchecked(pb);
+                    let term = av * *b_val.get_unchecked(pb);
+                    let seen = stamp.get_unchecked_mut(k as usize);
+                    if *seen == mark {
+                        *acc.get_unchecked_mut(k as usize) += term;
+                    } else {
+                        *seen = mark;
+                        *acc.get_unchecked_mut(k as usize) = term;
+                        c.col_idx.push(k);
+                    }
+                }
+            }
+        }
+        let row = &mut c.col_idx[start..];
+        row.sort_unstable();
+        // SAFETY: every column in `row` was pushed above as some `k < cols == acc.len()`.
+        c.vals.extend(
+            row.iter()
+                .map(|&k| unsafe { *acc.get_unchecked(k as usize) }),
+        );
+        c.row_ptr
+            .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
+    }
+}
+
+/// The nalgebra-sparse matrix of the same arrays (`usize` indices).
+fn nalgebra_csr(m: &CsrArrays<u32>) -> CsrMatrix<f64> {
+    let m = m.with_index::<usize>();
+    CsrMatrix::try_from_csr_data(m.rows, m.cols, m.row_ptr, m.col_idx, m.vals)
+        .expect("valid CSR arrays")
+}
+
+/// `(row_ptr, col_idx, vals)` hold the same matrix as `want`: the same pattern, in the same
+/// (sorted) order, and values equal to rounding.
+///
+/// # Panics
+/// If they do not.
+fn check_same<P: Index, J: Index>(
+    name: &str,
+    row_ptr: &[P],
+    col_idx: &[J],
+    vals: &[f64],
+    want: &CsrArrays<u32>,
+) {
+    let same = |got: &[usize], want: &[u32]| {
+        got.len() == want.len() && got.iter().zip(want).all(|(&g, &w)| g == w as usize)
+    };
+    let row_ptr: Vec<usize> = row_ptr.iter().map(|p| p.to_usize()).collect();
+    let col_idx: Vec<usize> = col_idx.iter().map(|j| j.to_usize()).collect();
+    assert!(same(&row_ptr, &want.row_ptr), "{name}: row pointers differ");
+    assert!(same(&col_idx, &want.col_idx), "{name}: columns differ");
+    check_close(name, vals, &want.vals);
+}
+
+/// The number of multiply-adds of `A B`: for every entry `A(i, j)`, the entries of row `j`
+/// of `B`.
+fn flops(a: &CsrArrays<u32>, b: &CsrArrays<u32>) -> usize {
+    a.col_idx
+        .iter()
+        .map(|&j| (b.row_ptr[j as usize + 1] - b.row_ptr[j as usize]) as usize)
+        .sum()
+}
+
+/// The group of one input: `common::group` when every call is short, else (the slowest
+/// contender's first call, `call`, took more than 100 ms) 10 samples of the same number of
+/// calls each (flat sampling) after a 1 s warm-up, in about `12 * call`.
+fn spgemm_group<'c>(
+    c: &'c mut Criterion,
+    name: &str,
+    nnz: usize,
+    call: Duration,
+) -> BenchmarkGroup<'c, WallTime> {
+    if call <= Duration::from_millis(100) {
+        return group(c, name, nnz);
+    }
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(call * 12)
+        .throughput(Throughput::Elements(nnz as u64));
+    g
+}
+
+/// The directory of `SPARSE_BENCH_DUMP`, created, if the variable is set.
+fn dump_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("SPARSE_BENCH_DUMP")?);
+    std::fs::create_dir_all(&dir).expect("SPARSE_BENCH_DUMP is a writable directory");
+    Some(dir)
+}
+
+/// Writes the operands of `group` and a `{group}.case` file (`op`, the operands' names, the
+/// expected `nnz` and value sum of the result) for `scipy_spgemm.py`.
+fn dump_case(group: &str, op: &str, operands: [(&str, &CsrArrays<u32>); 2], c: &CsrArrays<u32>) {
+    let Some(dir) = dump_dir() else { return };
+    for (i, (name, m)) in operands.iter().enumerate() {
+        if i == 0 || *name != operands[0].0 {
+            dump_csr(m, &dir, name).expect("the dump directory is writable");
+        }
+    }
+    let sum: f64 = c.vals.iter().sum();
+    let case = format!(
+        "op {op}\na {}\nb {}\nnnz {}\nsum {sum:e}\n",
+        operands[0].0,
+        operands[1].0,
+        c.nnz()
+    );
+    std::fs::write(dir.join(format!("{group}.case")), case)
+        .expect("the dump directory is writable");
+}
+
+/// One group: `C = A B` by every contender, checked against the hand loop first.
+fn bench_case(
+    c: &mut Criterion,
+    name: &str,
+    (a_name, a): (&str, &CsrArrays<u32>),
+    (b_name, b): (&str, &CsrArrays<u32>),
+) {
+    let (a_rt, b_rt) = (a.to_csr(), b.to_csr());
+    let (a_sprs, b_sprs) = (sprs_csr(a), sprs_csr(b));
+    let (a_nal, b_nal) = (nalgebra_csr(a), nalgebra_csr(b));
+
+    let mut c_hand = CsrArrays {
+        rows: 0,
+        cols: 0,
+        row_ptr: vec![],
+        col_idx: vec![],
+        vals: vec![],
+    };
+    let start = Instant::now();
+    spgemm_hand(&a_rt, &b_rt, &mut c_hand);
+    let call = start.elapsed();
+    let want = c_hand.clone();
+    eprintln!(
+        "{name}: A {}x{} ({} entries), B {}x{} ({} entries), C {} entries, {} multiply-adds; \
+         first hand call {call:.1?}",
+        a.rows,
+        a.cols,
+        a.nnz(),
+        b.rows,
+        b.cols,
+        b.nnz(),
+        want.nnz(),
+        flops(a, b),
+    );
+    dump_case(name, "mul", [(a_name, a), (b_name, b)], &want);
+
+    let start = Instant::now();
+    let c_sprs = &a_sprs * &b_sprs;
+    let call = call.max(start.elapsed());
+    check_same(
+        "sprs",
+        &c_sprs.proper_indptr(),
+        c_sprs.indices(),
+        c_sprs.data(),
+        &want,
+    );
+    let start = Instant::now();
+    let c_nal = &a_nal * &b_nal;
+    let call = call.max(start.elapsed());
+    check_same(
+        "nalgebra-sparse",
+        c_nal.row_offsets(),
+        c_nal.col_indices(),
+        c_nal.values(),
+        &want,
+    );
+    drop((c_sprs, c_nal));
+
+    // ---- generated kernels (uncomment with the `sparse_kernel!` block at the top) ----
+    // let mut c_gen = Csr::<f64, u32>::new(&[a.rows, b.cols]).expect("an empty output");
+    // spgemm(&mut c_gen, &a_rt, &b_rt).unwrap();
+    // let got = &c_gen.levels().1;
+    // check_same("generated dense", got.pos(), got.crd(), c_gen.vals(), &want);
+    // spgemm_hash(&mut c_gen, &a_rt, &b_rt).unwrap();
+    // let got = &c_gen.levels().1;
+    // check_same("generated hash", got.pos(), got.crd(), c_gen.vals(), &want);
+
+    let mut g = spgemm_group(c, name, want.nnz(), call);
+    // g.bench_function("generated_dense", |bch| {
+    //     bch.iter(|| spgemm(black_box(&mut c_gen), &a_rt, &b_rt).unwrap())
+    // });
+    // g.bench_function("generated_hash", |bch| {
+    //     bch.iter(|| spgemm_hash(black_box(&mut c_gen), &a_rt, &b_rt).unwrap())
+    // });
+    // ---- end of generated kernels ----
+    g.bench_function("hand_gustavson", |bch| {
+        bch.iter(|| spgemm_hand(&a_rt, &b_rt, black_box(&mut c_hand)))
+    });
+    g.bench_function("hand_gustavson_fresh", |bch| {
+        bch.iter(|| {
+            let mut c = CsrArrays {
+                rows: 0,
+                cols: 0,
+                row_ptr: vec![],
+                col_idx: vec![],
+                vals: vec![],
+            };
+            spgemm_hand(&a_rt, &b_rt, &mut c);
+            c
+        })
+    });
+    g.bench_function("sprs", |bch| bch.iter(|| &a_sprs * &b_sprs));
+    g.bench_function("nalgebra_sparse", |bch| bch.iter(|| &a_nal * &b_nal));
+    g.finish();
+}
+
+fn bench_poisson(c: &mut Criterion) {
+    let a = poisson_2d::<u32>(1000);
+    bench_case(
+        c,
+        "spgemm_poisson_1M",
+        ("poisson_1M", &a),
+        ("poisson_1M", &a),
+    );
+}
+
+fn bench_rmat(c: &mut Criterion) {
+    let a = rmat::<u32>(16, 16, 1);
+    bench_case(c, "spgemm_rmat16", ("rmat16", &a), ("rmat16", &a));
+}
+
+fn bench_rand(c: &mut Criterion) {
+    const N: usize = 100_000;
+    let a = random_uniform::<u32>(N, N, 8, 1);
+    let b = random_uniform::<u32>(N, N, 8, 2);
+    bench_case(c, "spgemm_rand", ("rand100k_a", &a), ("rand100k_b", &b));
+}
+
+criterion_group!(benches, bench_poisson, bench_rmat, bench_rand);
+criterion_main!(benches);
