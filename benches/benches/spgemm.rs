@@ -14,8 +14,11 @@
 //! (`hand_gustavson_fresh`, which pays for allocation as sprs and nalgebra-sparse do), sprs
 //! (`&a * &b` on `CsMatI<f64, u32>`; built without its `multi_thread` feature, so
 //! single-threaded) and nalgebra-sparse (`&a * &b` on `CsrMatrix<f64>`, `usize` indices).
-//! The generated kernels (`generated_dense`, `generated_hash`) are written below but commented
-//! out until the compiler supports sparse products into a sparse output. Before timing, every
+//! The generated kernels: `generated_dense` (the default dense workspace: an array over the
+//! columns with a list of touched ones, sorted per row) and `generated_hash` (a hash
+//! workspace, `#[schedule(workspace(k, hash))]`), and `generated_unsorted` (the dense
+//! workspace into a CSR whose rows may hold their columns in any order, `Compressed<u32,
+//! Unordered>`: no sort, as SciPy's `A @ B`, whose rows come out unsorted). Before timing, every
 //! contender's product is checked against the hand loop's: the same row pointers and columns
 //! (all three produce each row's columns sorted, without explicit zeros beyond those the
 //! symbolic product implies), values equal to rounding. Throughput is the number of stored
@@ -42,17 +45,34 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-// ---------------------------------------------------------------------------------------------
-// Generated kernels: not supported by the compiler yet. To enable them, uncomment this block
-// and the block marked "generated kernels" in `bench_case`.
-// ---------------------------------------------------------------------------------------------
-// sparse_kernel! {
-//     /// C = A·B, Gustavson with the default (dense) workspace.
-//     fn spgemm(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
-//     /// The same with a hash workspace.
-//     #[schedule(workspace(k, hash))]
-//     fn spgemm_hash(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
-// }
+sparse_kernel! {
+    /// C = A·B, Gustavson with the default (dense) workspace.
+    fn spgemm(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
+    /// The same with a hash workspace.
+    #[schedule(workspace(k, hash))]
+    fn spgemm_hash(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
+    /// Into rows whose columns may come in any order (as SciPy's `A @ B` leaves them): the
+    /// workspace's touched columns are appended unsorted.
+    fn spgemm_unsorted(c: &mut Tensor<f64, (Dense, Compressed<u32, Unordered>)>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) { c(i, k) = a(i, j) * b(j, k) }
+}
+
+/// CSR whose rows may hold their columns in any order.
+type UnsortedCsr = Tensor<f64, (Dense, Compressed<u32, Unordered>)>;
+
+/// [`check_same`] for rows in any order: each row's (column, value) pairs sorted first.
+fn check_same_unsorted(name: &str, c: &UnsortedCsr, want: &CsrArrays<u32>) {
+    let (pos, crd) = (c.levels().1.pos(), c.levels().1.crd());
+    let mut col_idx = Vec::with_capacity(crd.len());
+    let mut vals = Vec::with_capacity(crd.len());
+    for row in pos.windows(2) {
+        let (lo, hi) = (row[0] as usize, row[1] as usize);
+        let mut entries: Vec<(u32, f64)> = (lo..hi).map(|p| (crd[p], c.vals()[p])).collect();
+        entries.sort_unstable_by_key(|e| e.0);
+        col_idx.extend(entries.iter().map(|e| e.0));
+        vals.extend(entries.iter().map(|e| e.1));
+    }
+    check_same(name, pos, &col_idx, &vals, want);
+}
 
 /// A hand-written Gustavson SpGEMM (row by row: row `i` of `C` is the sum over the entries
 /// `A(i, j)` of `A(i, j)` times row `j` of `B`), into `c`'s arrays, which are cleared and
@@ -268,23 +288,28 @@ fn bench_case(
     );
     drop((c_sprs, c_nal));
 
-    // ---- generated kernels (uncomment with the `sparse_kernel!` block at the top) ----
-    // let mut c_gen = Csr::<f64, u32>::new(&[a.rows, b.cols]).expect("an empty output");
-    // spgemm(&mut c_gen, &a_rt, &b_rt).unwrap();
-    // let got = &c_gen.levels().1;
-    // check_same("generated dense", got.pos(), got.crd(), c_gen.vals(), &want);
-    // spgemm_hash(&mut c_gen, &a_rt, &b_rt).unwrap();
-    // let got = &c_gen.levels().1;
-    // check_same("generated hash", got.pos(), got.crd(), c_gen.vals(), &want);
+    let mut c_gen = Csr::<f64, u32>::new(&[a.rows, b.cols]).expect("an empty output");
+    spgemm(&mut c_gen, &a_rt, &b_rt).unwrap();
+    let got = &c_gen.levels().1;
+    check_same("generated dense", got.pos(), got.crd(), c_gen.vals(), &want);
+    spgemm_hash(&mut c_gen, &a_rt, &b_rt).unwrap();
+    let got = &c_gen.levels().1;
+    check_same("generated hash", got.pos(), got.crd(), c_gen.vals(), &want);
+
+    let mut c_unsorted = UnsortedCsr::new(&[a.rows, b.cols]).expect("an empty output");
+    spgemm_unsorted(&mut c_unsorted, &a_rt, &b_rt).unwrap();
+    check_same_unsorted("generated unsorted", &c_unsorted, &want);
 
     let mut g = spgemm_group(c, name, want.nnz(), call);
-    // g.bench_function("generated_dense", |bch| {
-    //     bch.iter(|| spgemm(black_box(&mut c_gen), &a_rt, &b_rt).unwrap())
-    // });
-    // g.bench_function("generated_hash", |bch| {
-    //     bch.iter(|| spgemm_hash(black_box(&mut c_gen), &a_rt, &b_rt).unwrap())
-    // });
-    // ---- end of generated kernels ----
+    g.bench_function("generated_unsorted", |bch| {
+        bch.iter(|| spgemm_unsorted(black_box(&mut c_unsorted), &a_rt, &b_rt).unwrap())
+    });
+    g.bench_function("generated_dense", |bch| {
+        bch.iter(|| spgemm(black_box(&mut c_gen), &a_rt, &b_rt).unwrap())
+    });
+    g.bench_function("generated_hash", |bch| {
+        bch.iter(|| spgemm_hash(black_box(&mut c_gen), &a_rt, &b_rt).unwrap())
+    });
     g.bench_function("hand_gustavson", |bch| {
         bch.iter(|| spgemm_hand(&a_rt, &b_rt, black_box(&mut c_hand)))
     });
