@@ -23,8 +23,18 @@ sparse_kernel! {
     pub fn residual(r: &mut Dense1<f64>, b: &Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
         r(i) = b(i) - a(i, j) * x(j)
     }
-    pub fn spgemm(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+    pub fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, j) = a(i, k) * b(k, j)
+    }
+    pub fn spgemm_into_hash_rows(c: &mut HashMat<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
+    #[schedule(workspace(k, hash))]
+    pub fn spgemm_hash(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    pub fn add_product(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) += a(i, j) * b(j, k)
     }
     pub fn spmv_dia(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) {
         y(i) = a(i, j) * x(j)
@@ -67,19 +77,28 @@ fn bcsr_spmv_with_a_cut_block() -> Result<(), Error> {
 }
 
 #[test]
-fn spgemm_into_a_hash_matrix() -> Result<(), Error> {
+fn spgemm_through_workspaces() -> Result<(), Error> {
     // [1 2; 0 3] * [4 0; 5 6] = [14 12; 15 18]; row 1 of `a` only reaches row 1 of `b`.
     let a = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 1.0), ([0, 1], 2.0), ([1, 1], 3.0)])?;
     let b = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 4.0), ([1, 0], 5.0), ([1, 1], 6.0)])?;
-    let mut c = HashMat::<f64>::new(&[2, 2])?;
-    spgemm(&mut c, &a, &b)?;
     let expected = vec![
         (vec![0, 0], 14.0),
         (vec![0, 1], 12.0),
         (vec![1, 0], 15.0),
         (vec![1, 1], 18.0),
     ];
+    let mut h = HashMat::<f64>::new(&[2, 2])?;
+    spgemm_into_hash_rows(&mut h, &a, &b)?;
+    assert_eq!(h.entries(), expected);
+    let mut c = Csr::<f64>::new(&[2, 2])?;
+    spgemm(&mut c, &a, &b)?;
     assert_eq!(c.entries(), expected);
+    spgemm_hash(&mut c, &a, &b)?;
+    assert_eq!(c.entries(), expected);
+    // c += a b: every entry doubles.
+    add_product(&mut c, &a, &b)?;
+    let doubled: Vec<_> = expected.iter().map(|(k, v)| (k.clone(), 2.0 * v)).collect();
+    assert_eq!(c.entries(), doubled);
     Ok(())
 }
 
