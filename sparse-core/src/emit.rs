@@ -16,11 +16,46 @@ use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 
+/// What a generated function is to the assemble/compute split (taco, section 7).
+#[derive(Clone, Copy, Debug)]
+pub enum Role<'a> {
+    /// A kernel without a compute-only variant.
+    Plain,
+    /// A kernel whose compute-only variant exists: it records, when it finishes assembling
+    /// its output, its id and its operands' patterns.
+    Assembler {
+        /// The kernel's id (a hash of its canonical text).
+        id: u64,
+    },
+    /// The compute-only variant `name` of kernel `assembler` (id `id`): it checks that the
+    /// output was assembled by it for the operands' current patterns, then writes only values.
+    ComputeOnly {
+        /// The assembling kernel's id.
+        id: u64,
+        /// The variant's name.
+        name: &'a Ident,
+    },
+}
+
 /// The whole generated function.
 pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Names) -> TokenStream {
+    kernel_fn_as(item, kernel, body, names, Role::Plain)
+}
+
+/// [`kernel_fn`] in a role of the assemble/compute split.
+pub fn kernel_fn_as(
+    item: &syn::ItemFn,
+    kernel: &Kernel,
+    body: &[Stmt],
+    names: &Names,
+    role: Role<'_>,
+) -> TokenStream {
     let attrs = &item.attrs;
     let vis = &item.vis;
-    let sig = canonical_signature(&item.sig, kernel);
+    let mut sig = canonical_signature(&item.sig, kernel);
+    if let Role::ComputeOnly { name, .. } = role {
+        sig.ident = name.clone();
+    }
     let mut used = HashSet::new();
     visit_locals(body, &mut |l| {
         used.insert(l);
@@ -29,10 +64,12 @@ pub fn kernel_fn(item: &syn::ItemFn, kernel: &Kernel, body: &[Stmt], names: &Nam
         kernel,
         names,
         used: &used,
+        role,
     };
     let assertions = type_assertions(kernel);
     let views = remapped_views(kernel);
-    let checks = shape_checks(kernel);
+    let mut checks = shape_checks(kernel, &sig.ident);
+    checks.extend(e.assembled_check());
     let dims = e.dim_bindings();
     let bindings = e.tensor_bindings();
     let stmts = e.disjoint_slices(e.block(body));
@@ -187,8 +224,8 @@ fn remapped_views(kernel: &Kernel) -> TokenStream {
 }
 
 /// Every index variable binds dimensions of equal size: checked once per (tensor, mode) pair.
-fn shape_checks(kernel: &Kernel) -> TokenStream {
-    let fn_name = kernel.name.to_string();
+fn shape_checks(kernel: &Kernel, fn_name: &Ident) -> TokenStream {
+    let fn_name = fn_name.to_string();
     let mut per_var: Vec<Vec<(usize, usize)>> = vec![Vec::new(); kernel.vars.len()];
     let mut seen = HashSet::new();
     // The old contents of an updated output have its shape; they are bound after the checks.
@@ -237,6 +274,7 @@ struct Emitter<'k> {
     kernel: &'k Kernel,
     names: &'k Names,
     used: &'k HashSet<Local>,
+    role: Role<'k>,
 }
 
 impl Emitter<'_> {
@@ -247,12 +285,55 @@ impl Emitter<'_> {
     /// Ends the assembly of a sparse output: it keeps what the body appended.
     fn finish_assembly(&self) -> TokenStream {
         let kernel = self.kernel;
-        match kernel.output_access() {
-            Some(a) if !kernel.format_of(a).is_all_dense() => {
-                let guard = self.local(Local::Assembly(kernel.accesses[a].tensor));
-                quote! { #guard.finish(); }
+        let Some(t) = self.assembled_tensor() else {
+            return TokenStream::new();
+        };
+        let guard = self.local(Local::Assembly(t));
+        match self.role {
+            Role::Assembler { id } => {
+                let operands = self.operand_patterns();
+                quote! { #guard.finish_assembled(#id, &[#(#operands),*]); }
             }
+            _ if kernel.output_access().is_some() => quote! { #guard.finish(); },
             _ => TokenStream::new(),
+        }
+    }
+
+    /// The output re-assembled through a guard: a sparse output, except in a compute-only
+    /// variant (which writes the values of the pattern in place).
+    fn assembled_tensor(&self) -> Option<usize> {
+        let kernel = self.kernel;
+        let a = kernel.output_access()?;
+        let sparse = !kernel.format_of(a).is_all_dense();
+        let computes_only = matches!(self.role, Role::ComputeOnly { .. });
+        (sparse && !computes_only).then(|| kernel.accesses[a].tensor)
+    }
+
+    /// `a.pattern_id()` for every tensor operand (the output and its old contents excepted).
+    fn operand_patterns(&self) -> Vec<TokenStream> {
+        let kernel = self.kernel;
+        let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
+        (0..kernel.tensors.len())
+            .filter(|&t| Some(t) != output && Some(t) != kernel.old_output)
+            .map(|t| {
+                let name = &kernel.tensors[t].name;
+                quote! { #name.pattern_id() }
+            })
+            .collect()
+    }
+
+    /// In a compute-only variant: `Err` unless the output's pattern was assembled by its
+    /// kernel for the operands' patterns.
+    fn assembled_check(&self) -> TokenStream {
+        let kernel = self.kernel;
+        let (Role::ComputeOnly { id, name }, Some(a)) = (self.role, kernel.output_access()) else {
+            return TokenStream::new();
+        };
+        let out = &kernel.tensors[kernel.accesses[a].tensor].name;
+        let operands = self.operand_patterns();
+        let (name, assembler) = (name.to_string(), kernel.name.to_string());
+        quote! {
+            #out.check_assembled(#id, &[#(#operands),*], #name, #assembler)?;
         }
     }
 
@@ -298,7 +379,7 @@ impl Emitter<'_> {
                 (0..tensor.format.order()).any(|k| self.used.contains(&Local::Level(t, k)));
             let vals = self.local(Local::Vals(t));
             let uses_vals = self.used.contains(&Local::Vals(t));
-            if Some(t) == output_tensor && !tensor.format.is_all_dense() {
+            if Some(t) == self.assembled_tensor() {
                 let guard = self.local(Local::Assembly(t));
                 out.extend(quote! {
                     let mut #guard = #name.assemble();
@@ -333,10 +414,7 @@ impl Emitter<'_> {
     fn disjoint_slices(&self, stmts: TokenStream) -> TokenStream {
         let kernel = self.kernel;
         let v = &kernel.value_type;
-        let assembled = kernel
-            .output_access()
-            .filter(|&a| !kernel.format_of(a).is_all_dense())
-            .map(|a| kernel.accesses[a].tensor);
+        let assembled = self.assembled_tensor();
         let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
         let (params, args): (Vec<TokenStream>, Vec<Ident>) = (0..kernel.tensors.len())
             .filter(|&t| Some(t) != assembled && self.used.contains(&Local::Vals(t)))

@@ -54,6 +54,8 @@ pub enum Local {
     Vals(TensorId),
     /// The assembly guard of a sparse output.
     Assembly(TensorId),
+    /// How many values a compute-only kernel has stored (the next position of the output).
+    Stored,
     /// The accumulator of the output's workspace.
     Workspace,
     /// The number of entries of the workspace's current slice.

@@ -147,6 +147,31 @@ pub struct Compiled {
     pub names: names::Names,
     /// The workspace the output is appended through, if any.
     pub workspace: Option<workspace::Workspace>,
+    /// The compute-only variant a `compute(name)` schedule asks for.
+    pub compute: Option<ComputeOnly>,
+}
+
+/// The compute-only variant of a kernel (the assemble/compute split, taco section 7).
+pub struct ComputeOnly {
+    /// Its function name.
+    pub name: proc_macro2::Ident,
+    /// Its lowered body: the kernel's loops, storing each value at the next position.
+    pub body: Vec<ir::Stmt>,
+    /// The identifier of every local of the body.
+    pub names: names::Names,
+    /// The kernel's id, recorded by the kernel in the outputs it assembles and checked by
+    /// the variant.
+    pub id: u64,
+}
+
+/// A kernel's id: a hash (FNV-1a) of its text without the schedule, which determines the
+/// pattern it assembles from its operands' patterns (the type assertions make the formats
+/// named in the text the ones the code assumes).
+fn kernel_id(item: &syn::ItemFn) -> u64 {
+    let text = quote!(#item).to_string();
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Runs the pipeline on one function, collecting diagnostics.
@@ -158,19 +183,38 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
         let schedule = schedule::read(&schedule_attrs, &mut diags);
         let kernel = check::check(item, &mut diags)?;
         let (parts, workspace) = nests(&kernel, &schedule, &mut diags)?;
-        let mut body = Vec::new();
-        for part in &parts {
-            match lower::lower(&part.kernel, &part.order, workspace.as_ref()) {
-                Ok(stmts) => body.extend(stmts),
-                Err(internal) => {
-                    diags.error(
-                        item.sig.ident.span(),
-                        format!("internal error in sparse_kernel! (please report it): {internal}"),
-                    );
-                    return None;
+        let lower_all = |values_only: bool, diags: &mut Diagnostics| {
+            let mut body = Vec::new();
+            for part in &parts {
+                match lower::lower(&part.kernel, &part.order, workspace.as_ref(), values_only) {
+                    Ok(stmts) => body.extend(stmts),
+                    Err(internal) => {
+                        diags.error(
+                            item.sig.ident.span(),
+                            format!(
+                                "internal error in sparse_kernel! (please report it): {internal}"
+                            ),
+                        );
+                        return None;
+                    }
                 }
             }
-        }
+            Some(body)
+        };
+        let body = lower_all(false, &mut diags)?;
+        let compute = match &schedule.compute {
+            Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
+                let values = lower_all(true, &mut diags)?;
+                let names = names::Names::new(&kernel, emit::locals(&kernel, &values));
+                Some(ComputeOnly {
+                    name: name.clone(),
+                    body: values,
+                    names,
+                    id: kernel_id(item),
+                })
+            }
+            _ => None,
+        };
         let orders = match &workspace {
             Some(w) => split::parts_after(&w.inner, &w.outer, &mut Diagnostics::default())
                 .map(|nests| nests.into_iter().map(|p| p.order).collect())
@@ -187,6 +231,7 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
             body,
             names,
             workspace,
+            compute,
         })
     })();
     match (result, diags.into_error()) {
@@ -246,8 +291,33 @@ fn nests(
 fn compile_fn(item: &syn::ItemFn) -> TokenStream {
     let (plain, _) = schedule::split(item);
     match compile(item) {
-        Ok(c) => emit::kernel_fn(&plain, &c.kernel, &c.body, &c.names),
-        Err(e) => stub(&plain, e),
+        Ok(c) => match &c.compute {
+            None => emit::kernel_fn(&plain, &c.kernel, &c.body, &c.names),
+            Some(v) => {
+                let role = emit::Role::Assembler { id: v.id };
+                let mut out = emit::kernel_fn_as(&plain, &c.kernel, &c.body, &c.names, role);
+                let role = emit::Role::ComputeOnly {
+                    id: v.id,
+                    name: &v.name,
+                };
+                out.extend(emit::kernel_fn_as(
+                    &plain, &c.kernel, &v.body, &v.names, role,
+                ));
+                out
+            }
+        },
+        Err(e) => {
+            // The compute-only variant too, so that its callers see no cascade either.
+            let (_, attrs) = schedule::split(item);
+            let variant = schedule::read(&attrs, &mut Diagnostics::default()).compute;
+            let mut out = stub(&plain, e);
+            if let Some(name) = variant {
+                let mut renamed = plain.clone();
+                renamed.sig.ident = name;
+                out.extend(stub_without_error(&renamed));
+            }
+            out
+        }
     }
 }
 
@@ -255,6 +325,15 @@ fn compile_fn(item: &syn::ItemFn) -> TokenStream {
 /// error at the kernel rather than a cascade at every call site.
 fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
     let errors = error.to_compile_error();
+    let stub = stub_without_error(item);
+    quote! {
+        #errors
+        #stub
+    }
+}
+
+/// The function's signature with a body that is never run (its kernel did not compile).
+fn stub_without_error(item: &syn::ItemFn) -> TokenStream {
     // Only what a plain function may carry, so the stub adds no error of its own.
     let attrs = item
         .attrs
@@ -268,7 +347,6 @@ fn stub(item: &syn::ItemFn, error: syn::Error) -> TokenStream {
     sig.abi = None;
     sig.variadic = None;
     quote! {
-        #errors
         #(#attrs)*
         #[allow(unused_variables)]
         #vis #sig {

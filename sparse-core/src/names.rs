@@ -95,6 +95,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Level(t, k) => format!("{}_l{k}", tensor(t)),
         Local::Vals(t) => format!("{}_vals", tensor(t)),
         Local::Assembly(t) => format!("{}_asm", tensor(t)),
+        Local::Stored => "stored".into(),
         Local::Workspace => "workspace".into(),
         Local::WorkspaceLen => "workspace_len".into(),
         Local::Cursor => "entry".into(),

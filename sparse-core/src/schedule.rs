@@ -6,6 +6,11 @@
 //! - `workspace(v)`, `workspace(v, dense)`, `workspace(v, hash)`: compute the output's levels
 //!   from the one storing `v` down into a workspace of that kind (`crate::workspace`), the
 //!   levels above it appended by the outer loops.
+//! - `compute(name)`: the assemble/compute split (taco, section 7). Besides the kernel, which
+//!   assembles its sparse output's pattern and computes its values, emit `name`, with the same
+//!   parameters, which computes only the values into an output the kernel assembled, for
+//!   operands with the same patterns (their values may change); any other output is an
+//!   `Err`.
 
 use crate::diagnostic::Diagnostics;
 use crate::names::same;
@@ -24,6 +29,8 @@ const SCHEDULE: &str = "schedule";
 pub struct Schedule {
     /// `workspace(v[, kind])`: the variable and the kind, if given.
     pub workspace: Option<WorkspaceDirective>,
+    /// `compute(name)`: the name of the compute-only function.
+    pub compute: Option<Ident>,
 }
 
 /// `workspace(v[, kind])`.
@@ -69,13 +76,17 @@ pub fn read(attrs: &[syn::Attribute], diags: &mut Diagnostics) -> Schedule {
     schedule
 }
 
-const EXPECTED: &str = "write `#[schedule(workspace(k))]` or `#[schedule(workspace(k, dense))]` / `workspace(k, hash)`, with `k` an index variable of the sparse output";
+const EXPECTED: &str = "write `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)`, with `k` an index variable of the sparse output, or `compute(name)` for a compute-only variant named `name`";
 
 fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Diagnostics) {
     let syn::Meta::List(list) = directive else {
         diags.error_help(directive.span(), "expected a schedule directive", EXPECTED);
         return;
     };
+    if list.path.is_ident("compute") {
+        read_compute(list, schedule, diags);
+        return;
+    }
     if !list.path.is_ident("workspace") {
         diags.error_help(
             list.path.span(),
@@ -133,6 +144,66 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
         kind,
         span: list.span(),
     });
+}
+
+/// `compute(name)`.
+fn read_compute(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let name = match list.parse_args::<Ident>() {
+        Ok(name) => name,
+        Err(e) => {
+            diags.error_help(
+                e.span(),
+                format!("malformed `compute`: {e}"),
+                "write `compute(name)`: the name of the compute-only function",
+            );
+            return;
+        }
+    };
+    if schedule.compute.is_some() {
+        diags.error_help(
+            list.span(),
+            "a kernel has at most one compute-only variant",
+            "keep one `compute(..)` directive",
+        );
+        return;
+    }
+    schedule.compute = Some(name);
+}
+
+/// Whether `kernel` can have a compute-only variant: its output is sparse and appended (an
+/// output written in place is computed in place anyway), not updated by `+=` (its pattern
+/// grows with every call), and has no dense block at its bottom. Else an error at `name`.
+pub fn check_compute(kernel: &Kernel, name: &Ident, diags: &mut Diagnostics) -> bool {
+    let output = kernel.output_access().map(|a| kernel.format_of(a));
+    let why = match output {
+        None => Some("its output is a scalar, computed in place".to_string()),
+        Some(f) if f.is_all_dense() || f.inserts_everywhere() => Some(format!(
+            "its output ({}) is written in place: the kernel computes only values already",
+            f.written
+        )),
+        Some(_) if kernel.old_output.is_some() => {
+            Some("it adds (`+=`) into its output, whose pattern grows with every call".into())
+        }
+        Some(f) if !crate::workspace::copies_out(f) => Some(format!(
+            "its output ({}) ends with a dense block, whose positions are not computed in order",
+            f.written
+        )),
+        Some(_) => None,
+    };
+    match why {
+        None => true,
+        Some(why) => {
+            diags.error_help(
+                name.span(),
+                format!(
+                    "`{}` cannot have a compute-only variant: {why}",
+                    kernel.name
+                ),
+                "remove the `compute(..)` directive",
+            );
+            false
+        }
+    }
 }
 
 /// The output storage level of a workspace directive's variable, or an error at it.

@@ -211,3 +211,12 @@ fn outer_products_into_dcsr_workspace() {
         "pub fn outer(c: &mut Dcsr<f64>, a: &Csc<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }"
     ));
 }
+
+/// The assemble/compute split: the kernel records that it assembled `c`, and `spgemm_values`
+/// checks that record and stores each value at the next position of the pattern.
+#[test]
+fn spgemm_with_compute_only_variant() {
+    insta::assert_snapshot!(generated(
+        "#[schedule(compute(spgemm_values))] pub fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }"
+    ));
+}

@@ -58,6 +58,15 @@ pub enum Error {
         /// Why, as a sentence.
         detail: String,
     },
+    /// A kernel's compute-only variant was called with an output whose pattern it did not
+    /// assemble for these operands' patterns (raised by generated code): computing only its
+    /// values would store them at the wrong coordinates.
+    NotAssembled {
+        /// Name of the compute-only function.
+        kernel: &'static str,
+        /// Name of the kernel that assembles the pattern.
+        assembler: &'static str,
+    },
     /// A `Modes<...>` mode order is not a permutation of the tensor's modes.
     InvalidModeOrder {
         /// Number of modes of the tensor.
@@ -129,6 +138,10 @@ impl fmt::Display for Error {
             Error::NotRepresentable { detail } => {
                 write!(f, "the entries cannot be stored in this format: {detail}")
             }
+            Error::NotAssembled { kernel, assembler } => write!(
+                f,
+                "kernel `{kernel}` computes the values of an output whose pattern `{assembler}` assembled for the same operands, but this output was not (or an operand's pattern has changed since): call `{assembler}` first"
+            ),
             Error::InvalidModeOrder { order, detail } => {
                 write!(
                     f,

@@ -78,6 +78,7 @@ mod alloc;
 mod block;
 mod blocked;
 mod build;
+mod compute;
 mod csb;
 mod dense;
 mod error;
@@ -132,6 +133,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
+    pub use crate::compute::{check_all_stored, store_next};
     pub use crate::reorder::Reordered;
     pub use crate::tensor::take_for_update;
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};

@@ -15,12 +15,34 @@ use std::marker::PhantomData;
 /// Every constructor validates every invariant that kernels rely on (those
 /// listed on each level type, plus the shape, mode order, format structure
 /// and value count); see [`Tensor::from_levels`].
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Equality (`==`) compares shape, levels and values: two tensors storing the same
+/// entries in the same positions are equal, explicit zeros included.
+#[derive(Clone, Debug)]
 pub struct Tensor<V, L, O = Identity> {
     shape: Vec<usize>,
     levels: L,
     vals: Vec<V>,
     order: PhantomData<O>,
+    /// Which structure this is: a number no other structure built in this process has,
+    /// kept by clones and by [`Tensor::vals_mut`] (which cannot change the structure), new
+    /// whenever levels are built or re-assembled.
+    pattern: u64,
+    /// The kernel that assembled this structure and its operands' patterns then: what a
+    /// compute-only kernel checks before writing values into it.
+    assembled_by: Option<(u64, Box<[u64]>)>,
+}
+
+impl<V: PartialEq, L: PartialEq, O> PartialEq for Tensor<V, L, O> {
+    fn eq(&self, other: &Self) -> bool {
+        self.shape == other.shape && self.levels == other.levels && self.vals == other.vals
+    }
+}
+
+/// A pattern number no structure built before has.
+fn fresh_pattern() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
@@ -84,6 +106,32 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
             levels,
             vals,
             order: PhantomData,
+            pattern: fresh_pattern(),
+            assembled_by: None,
+        }
+    }
+
+    /// The number of this tensor's structure (the interface of generated kernels): equal for
+    /// two tensors only if one is a clone of the other, or the same tensor with other values.
+    #[doc(hidden)]
+    pub fn pattern_id(&self) -> u64 {
+        self.pattern
+    }
+
+    /// `Ok` if kernel `kernel_id` assembled this structure from operands with the patterns
+    /// `operands` (the check of a compute-only kernel, `kernel` and `assembler` naming it and
+    /// its assembling kernel in the error).
+    #[doc(hidden)]
+    pub fn check_assembled(
+        &self,
+        kernel_id: u64,
+        operands: &[u64],
+        kernel: &'static str,
+        assembler: &'static str,
+    ) -> Result<(), Error> {
+        match &self.assembled_by {
+            Some((id, ops)) if *id == kernel_id && **ops == *operands => Ok(()),
+            _ => Err(Error::NotAssembled { kernel, assembler }),
         }
     }
 
@@ -235,6 +283,17 @@ impl<V: Value, L: Levels, O: ModeOrder> Assembly<'_, V, L, O> {
     /// invariant; the tensor is then reset to zero like any unfinished
     /// assembly. Release builds trust the contract of [`Tensor::assemble`].
     pub fn finish(mut self) {
+        self.complete(None);
+    }
+
+    /// [`Assembly::finish`], recording that kernel `kernel_id` assembled the structure from
+    /// operands with the patterns `operands`, so that its compute-only variant may later
+    /// write values into it.
+    pub fn finish_assembled(mut self, kernel_id: u64, operands: &[u64]) {
+        self.complete(Some((kernel_id, operands.into())));
+    }
+
+    fn complete(&mut self, assembled_by: Option<(u64, Box<[u64]>)>) {
         #[cfg(debug_assertions)]
         {
             let t = &*self.tensor;
@@ -242,6 +301,8 @@ impl<V: Value, L: Levels, O: ModeOrder> Assembly<'_, V, L, O> {
                 panic!("invalid tensor after assembly: {e}");
             }
         }
+        self.tensor.pattern = fresh_pattern();
+        self.tensor.assembled_by = assembled_by;
         self.finished = true;
     }
 }

@@ -35,6 +35,29 @@ sparse_kernel! {
     pub fn no_variable(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) = a(i, j) * b(j, k)
     }
+    // A dense output is computed in place already.
+    #[schedule(compute(dense_values))]
+    pub fn dense_compute(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // `+=` grows the pattern with every call.
+    #[schedule(compute(update_values))]
+    pub fn update_compute(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) += a(i, j)
+    }
+    #[schedule(compute(x), compute(y))]
+    pub fn two_computes(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) = a(i, j)
+    }
+    #[schedule(compute("values"))]
+    pub fn not_a_name(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) = a(i, j)
+    }
 }
 
-fn main() {}
+fn main() {
+    // A kernel that failed to compile still declares its compute-only variant: no cascade.
+    let _ = update_compute;
+    let _ = update_values;
+    let _ = dense_values;
+}

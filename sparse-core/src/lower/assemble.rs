@@ -59,6 +59,9 @@ impl Lowerer<'_> {
         let Some(a) = self.appended_output() else {
             return Vec::new();
         };
+        if self.values_only {
+            return vec![Stmt::Let(Local::Stored, true, IrExpr::Usize(0))];
+        }
         let mut stmts = Vec::new();
         let format = self.format(a);
         for k in
@@ -77,16 +80,23 @@ impl Lowerer<'_> {
         stmts
     }
 
-    /// Remembers where the segment of level `k` below the current parent begins.
-    pub(super) fn open_segment(&self, a: AccessId, k: usize) -> Stmt {
+    /// Remembers where the segment of level `k` below the current parent begins (nothing
+    /// when only values are computed: the pattern is already assembled).
+    pub(super) fn open_segment(&self, a: AccessId, k: usize) -> Vec<Stmt> {
+        if self.values_only {
+            return Vec::new();
+        }
         let len = self.level_call(a, k, LevelFn::Len, vec![]);
-        Stmt::Let(Local::SegBegin(a, k), false, len)
+        vec![Stmt::Let(Local::SegBegin(a, k), false, len)]
     }
 
     /// Closes the segment of level `k` below its parent: records its edges when it is not
     /// empty, and then appends the parent group's coordinates when the parent appends (taco
     /// 6.3: empty segments are elided).
     pub(super) fn close_segment(&mut self, scope: &Scope, a: AccessId, k: usize) -> Vec<Stmt> {
+        if self.values_only {
+            return Vec::new();
+        }
         let begin = var(Local::SegBegin(a, k));
         let end = self.level_call(a, k, LevelFn::Len, vec![]);
         if k == 0 {
@@ -129,6 +139,12 @@ impl Lowerer<'_> {
     /// dense block, the group's tuple is appended (with a zero block of values) when the
     /// first value of the block is computed, and the value is written at its place in it.
     pub(super) fn append_entry(&self, a: AccessId, value: IrExpr) -> Vec<Stmt> {
+        if self.values_only {
+            // The entries come in the order they were appended: the next position is this
+            // value's (checked, so a broken assumption is an `Err`, never a stray write).
+            let next = IrExpr::Runtime("store_next", vec![self.vals(a), var(Local::Stored), value]);
+            return vec![Stmt::Assign(var(Local::Stored), Assign::Set, try_(next))];
+        }
         let format = self.format(a);
         let last = self.last_appending_level(a);
         let (start, end) = self.group_of(a, last);
@@ -214,6 +230,11 @@ impl Lowerer<'_> {
         let Some(a) = self.appended_output() else {
             return Vec::new();
         };
+        if self.values_only {
+            let len = call(self.vals(a), "len", vec![]);
+            let check = IrExpr::Runtime("check_all_stored", vec![len, var(Local::Stored)]);
+            return vec![Stmt::Expr(try_(check))];
+        }
         let format = self.format(a);
         (0..format.order())
             .filter(|&k| format.levels[k].appends_segments())

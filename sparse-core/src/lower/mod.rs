@@ -85,8 +85,10 @@ pub fn lower(
     kernel: &Kernel,
     order: &[VarId],
     workspace: Option<&Workspace>,
+    values_only: bool,
 ) -> Result<Vec<Stmt>, String> {
     let mut l = Lowerer::new(kernel, order, workspace);
+    l.values_only = values_only;
     let body = l.run();
     match l.internal_error.into_inner() {
         Some(e) => Err(e),
@@ -103,6 +105,9 @@ struct Lowerer<'k> {
     workspace: Option<&'k Workspace>,
     /// Lowering a workspace's nests: the output is not written (nor located) there.
     filling: bool,
+    /// Lowering the compute-only variant (the assemble/compute split): the output's pattern
+    /// is assembled already, and its values are stored in the order it was appended.
+    values_only: bool,
     /// Root-sum variables iterated outside an output variable: the output accumulates.
     opened: Vec<VarId>,
     write: Assign,
@@ -139,6 +144,7 @@ impl<'k> Lowerer<'k> {
             order: order.to_vec(),
             workspace,
             filling: false,
+            values_only: false,
             opened,
             write,
             covers: true,
@@ -378,7 +384,7 @@ impl<'k> Lowerer<'k> {
         let segment = self.appended_output_level(v).filter(|_| writes_output);
         let mut stmts = Vec::new();
         if let Some((a, k)) = segment {
-            stmts.push(self.open_segment(a, k));
+            stmts.extend(self.open_segment(a, k));
         }
         let (loops, exhausts) = match self.small_lattice(scope, &expr, v) {
             Some(lattice) => self.lattice_merge(scope, v, &lattice, target, loop_vars),

@@ -152,7 +152,7 @@ impl Lowerer<'_> {
             let segment = d == last_group && format.levels[d].appends_segments();
             let mut stmts = Vec::new();
             if segment {
-                stmts.push(self.open_segment(a, d));
+                stmts.extend(self.open_segment(a, d));
             }
             match within {
                 None => stmts.push(Stmt::For(
@@ -194,7 +194,7 @@ impl Lowerer<'_> {
         body.extend(self.copy_level(&mut inner, w, end + 1, Some(j_end)));
         let mut stmts = Vec::new();
         if appends {
-            stmts.push(self.open_segment(a, d));
+            stmts.extend(self.open_segment(a, d));
         }
         stmts.push(Stmt::While(in_run, body));
         if appends {
