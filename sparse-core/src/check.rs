@@ -41,7 +41,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     let output = builder.output(lhs, diags);
     let rhs = builder.expr(rhs, diags);
     let (output, rhs) = (output?, rhs?);
-    builder.check_output_use(&output, op, diags);
+    builder.check_output_use(&output, diags);
     builder.check_value_types(diags);
     let value_type = builder.value_type();
     check_literals(&rhs, &value_type, diags);
@@ -68,19 +68,31 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     Some(read_old_output(kernel))
 }
 
-/// `+=` into an appended sparse output adds to its old contents: they become an operand, `c
-/// += e` is `c = c_old + e` (the union of the old pattern and `e`'s iteration space), with
-/// `c_old` a tensor of the output's format that the generated code moves the old contents
-/// into before assembling the new ones (and moves back if the call fails). Its name has a
-/// mixed-site span, out of reach of user code.
+/// An output whose old contents are read becomes two tensors: the output, assembled or
+/// written from scratch, and `c_old`, a tensor of the output's format that the generated code
+/// moves the old contents into first (and back if the call fails). That is the case when the
+/// right side reads the output (`y(i) = a(i, j) * y(j)`: every read is of `c_old`, so no
+/// component is read after it was overwritten), and for `+=` into an appended sparse output
+/// (`c += e` is `c = c_old + e`, stored on the union of the old pattern and `e`'s iteration
+/// space). `+=` into an output written in place that is not read needs no copy: it adds in
+/// place. `c_old`'s name has a mixed-site span, out of reach of user code.
 fn read_old_output(mut kernel: Kernel) -> Kernel {
     let Some(out) = kernel.output_access() else {
         return kernel;
     };
-    if kernel.op != AssignOp::AddAssign || kernel.output_in_place() {
+    let out_tensor = kernel.accesses[out].tensor;
+    let reads: Vec<usize> = (0..kernel.accesses.len())
+        .filter(|&a| a != out && kernel.accesses[a].tensor == out_tensor)
+        .collect();
+    let adds = kernel.op == AssignOp::AddAssign;
+    if reads.is_empty() && (!adds || kernel.output_in_place()) {
         return kernel;
     }
-    let output = &kernel.tensors[kernel.accesses[out].tensor];
+    let old_id = kernel.tensors.len();
+    for &a in &reads {
+        kernel.accesses[a].tensor = old_id;
+    }
+    let output = &kernel.tensors[out_tensor];
     let old = TensorParam {
         name: proc_macro2::Ident::new(
             &format!("{}_old", crate::names::plain(&output.name)),
@@ -90,17 +102,19 @@ fn read_old_output(mut kernel: Kernel) -> Kernel {
         written_type: output.written_type.clone(),
     };
     let access = Access {
-        tensor: kernel.tensors.len(),
+        tensor: old_id,
         vars: kernel.accesses[out].vars.clone(),
         tokens: kernel.accesses[out].tokens.clone(),
     };
-    kernel.old_output = Some(kernel.tensors.len());
+    kernel.old_output = Some(old_id);
     kernel.tensors.push(old);
-    kernel.accesses.push(access);
-    let old_access = Expr::Access(kernel.accesses.len() - 1);
-    let rhs = std::mem::replace(&mut kernel.rhs, old_access.clone());
-    kernel.rhs = Expr::binary(BinOp::Add, old_access, rhs);
-    kernel.op = AssignOp::Assign;
+    if adds {
+        kernel.accesses.push(access);
+        let old_access = Expr::Access(kernel.accesses.len() - 1);
+        let rhs = std::mem::replace(&mut kernel.rhs, old_access.clone());
+        kernel.rhs = Expr::binary(BinOp::Add, old_access, rhs);
+        kernel.op = AssignOp::Assign;
+    }
     kernel
 }
 
@@ -634,28 +648,13 @@ impl<'p> Builder<'p> {
         }
     }
 
-    /// The output tensor is written, never read; no other parameter is `&mut`.
-    fn check_output_use(&self, output: &Output, op: AssignOp, diags: &mut Diagnostics) {
+    /// No parameter but the output is `&mut` (reads of the output are of its old contents:
+    /// `read_old_output`).
+    fn check_output_use(&self, output: &Output, diags: &mut Diagnostics) {
         let out_tensor = match output {
             Output::Tensor(a) => Some(self.accesses[*a].tensor),
             Output::Scalar(_) => None,
         };
-        for (id, access) in self.accesses.iter().enumerate() {
-            if Some(access.tensor) == out_tensor && Some(id) != output_access(output) {
-                diags.error_spanned(
-                    &access.tokens,
-                    format!(
-                        "output `{}` is read on the right side",
-                        self.tensors[access.tensor].name
-                    ),
-                    if op == AssignOp::AddAssign {
-                        "`+=` already adds to the output; remove it from the right side"
-                    } else {
-                        "write `y(i) += ...` to accumulate into a dense output"
-                    },
-                );
-            }
-        }
         for p in self.params {
             let is_output = match output {
                 Output::Tensor(_) => {
@@ -826,13 +825,6 @@ fn wrap_sum(vars: Vec<VarId>, e: Expr) -> Expr {
         e
     } else {
         Expr::Sum(vars, Box::new(e))
-    }
-}
-
-fn output_access(output: &Output) -> Option<usize> {
-    match output {
-        Output::Tensor(a) => Some(*a),
-        Output::Scalar(_) => None,
     }
 }
 

@@ -1,7 +1,9 @@
-//! `+=` into sparse outputs that are appended (not written in place): the result is the old
-//! contents plus the right side, stored on the union of the old pattern and the right side's
-//! iteration space; directly where a loop order appends it, through a workspace otherwise. A
-//! call that fails its shape checks leaves the output as it was.
+//! Outputs whose old contents are read. `+=` into sparse outputs that are appended (not
+//! written in place): the result is the old contents plus the right side, stored on the union
+//! of the old pattern and the right side's iteration space; directly where a loop order appends
+//! it, through a workspace otherwise. Outputs read on the right side (dense, sparse, hash):
+//! every read is of the contents before the call. A call that fails its shape checks leaves
+//! the output as it was.
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
@@ -125,4 +127,74 @@ fn a_failed_update_leaves_the_output_as_it_was() {
         Err(sparse_runtime::Error::DimensionMismatch { .. })
     ));
     assert_eq!(c, before);
+}
+
+sparse_kernel! {
+    pub fn scale_by_rows(y: &mut SparseVec<f64>, a: &Csr<f64>) {
+        y(i) = a(i, j) * y(j)
+    }
+    pub fn power_step(y: &mut Dense1<f64>, a: &Csr<f64>) {
+        y(i) = a(i, j) * y(j)
+    }
+    pub fn power_step_add(y: &mut Dense1<f64>, a: &Csc<f64>) {
+        y(i) += a(i, j) * y(j)
+    }
+    pub fn mask_by_self(c: &mut Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = c(i, j) * b(i, j) + c(i, j)
+    }
+    pub fn hash_square(c: &mut HashMat<f64>, a: &Csr<f64>) {
+        c(i, k) = c(i, j) * a(j, k)
+    }
+}
+
+/// A read of the output reads its contents before the call, never a component already
+/// overwritten: `y = A y` is a matrix-vector product, not a Gauss-Seidel sweep.
+#[test]
+fn outputs_read_on_the_right_side_read_their_old_contents() {
+    for n in [0, 1, 4, 9] {
+        sweep(|density, seed| {
+            let case = (n, density, seed);
+            let ae = operand_entries([n, n], density, seed, 0);
+            let ad = DenseT::from_entries(&[n, n], &ae);
+            let (a, a_csc): (Csr<f64>, Csc<f64>) = (build(&[n, n], &ae), build(&[n, n], &ae));
+            let (mut y, yd) = dense_vec(n, seed);
+            power_step(&mut y, &a).unwrap();
+            assert_close(y.vals(), &matvec(&ad, &yd), f64::TOL, (&case, "y = A y"));
+            let (mut y, yd) = dense_vec(n, seed);
+            power_step_add(&mut y, &a_csc).unwrap();
+            let want = elementwise(&yd, &matvec(&ad, &yd), |p, q| p + q);
+            assert_close(y.vals(), &want, f64::TOL, (&case, "y += A y"));
+
+            let ye = random_entries(&[n], density, seed + 3);
+            let mut y: SparseVec<f64> = build(&[n], &ye);
+            scale_by_rows(&mut y, &a).unwrap();
+            let yd = DenseT::from_entries(&[n], &ye);
+            let ys = pattern(&ye);
+            let space: Pattern = ae
+                .iter()
+                .filter(|(ij, _)| ys.contains(&vec![ij[1]]))
+                .map(|(ij, _)| vec![ij[0]])
+                .collect();
+            check_sparse_output(&y, &matvec(&ad, &yd), &space, (&case, "sparse y = A y"));
+
+            let be = operand_entries([n, n], density, seed, 1);
+            let bd = DenseT::from_entries(&[n, n], &be);
+            let b: Csr<f64> = build(&[n, n], &be);
+            let mut c: Csr<f64> = build(&[n, n], &ae);
+            mask_by_self(&mut c, &b).unwrap();
+            let want = elementwise(&ad, &bd, |p, q| p * q + p);
+            check_sparse_output(&c, &want, &pattern(&ae), (&case, "c = c b + c"));
+
+            let mut h: HashMat<f64> = build(&[n, n], &ae);
+            hash_square(&mut h, &a).unwrap();
+            let mut want = DenseT::zeros(&[n, n]);
+            for (ij, v) in &ae {
+                for (jk, w) in ae.iter().filter(|(jk, _)| jk[0] == ij[1]) {
+                    want.add(&[ij[0], jk[1]], v * w);
+                }
+            }
+            assert_close(&h.to_dense(), &want, f64::TOL, (&case, "h = h a"));
+            revalidate(&h);
+        });
+    }
 }
