@@ -36,6 +36,10 @@ sparse_kernel! {
     pub fn add_product(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) += a(i, j) * b(j, k)
     }
+    #[schedule(compute(spgemm_values))]
+    pub fn spgemm_split(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
     pub fn spmv_dia(y: &mut Dense1<f64>, a: &Dia<f64>, x: &Dense1<f64>) {
         y(i) = a(i, j) * x(j)
     }
@@ -99,6 +103,35 @@ fn spgemm_through_workspaces() -> Result<(), Error> {
     add_product(&mut c, &a, &b)?;
     let doubled: Vec<_> = expected.iter().map(|(k, v)| (k.clone(), 2.0 * v)).collect();
     assert_eq!(c.entries(), doubled);
+    Ok(())
+}
+
+#[test]
+fn assemble_once_compute_many_times() -> Result<(), Error> {
+    let mut a = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 1.0), ([0, 1], 2.0), ([1, 1], 3.0)])?;
+    let b = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 4.0), ([1, 0], 5.0), ([1, 1], 6.0)])?;
+    let mut c = Csr::<f64>::new(&[2, 2])?;
+    spgemm_split(&mut c, &a, &b)?;
+    for _ in 0..3 {
+        for v in a.vals_mut() {
+            *v *= 2.0;
+        }
+        spgemm_values(&mut c, &a, &b)?;
+    }
+    // a was scaled by 8: every entry of a b is 8 times [14 12; 15 18].
+    let want = vec![
+        (vec![0, 0], 112.0),
+        (vec![0, 1], 96.0),
+        (vec![1, 0], 120.0),
+        (vec![1, 1], 144.0),
+    ];
+    assert_eq!(c.entries(), want);
+    // An output the kernel did not assemble is refused.
+    let mut fresh = Csr::<f64>::new(&[2, 2])?;
+    assert!(matches!(
+        spgemm_values(&mut fresh, &a, &b),
+        Err(Error::NotAssembled { .. })
+    ));
     Ok(())
 }
 
