@@ -703,7 +703,7 @@ fn prec(op: Op) -> u8 {
     match op {
         Op::Mul | Op::Div | Op::Rem => 6,
         Op::Add | Op::Sub => 5,
-        Op::Lt | Op::Eq | Op::Gt => 3,
+        Op::Lt | Op::Le | Op::Eq | Op::Gt => 3,
         Op::And => 2,
         Op::Or => 1,
     }
@@ -717,6 +717,7 @@ fn op_tokens(op: Op) -> TokenStream {
         Op::Div => quote!(/),
         Op::Rem => quote!(%),
         Op::Lt => quote!(<),
+        Op::Le => quote!(<=),
         Op::Eq => quote!(==),
         Op::Gt => quote!(>),
         Op::And => quote!(&&),

@@ -87,6 +87,8 @@ pub enum Op {
     Rem,
     /// `<`
     Lt,
+    /// `<=`
+    Le,
     /// `==`
     Eq,
     /// `>`
@@ -106,6 +108,7 @@ impl Op {
             Op::Div => "/",
             Op::Rem => "%",
             Op::Lt => "<",
+            Op::Le => "<=",
             Op::Eq => "==",
             Op::Gt => ">",
             Op::And => "&&",

@@ -348,6 +348,9 @@ impl Lowerer<'_> {
                 .unwrap_or(IrExpr::Usize(0));
             body.push(Stmt::Let(Local::Index(v), false, min));
         }
+        if !trivially_matched {
+            body.extend(self.bind_matched(sparse, dense_driven, v));
+        }
         // Deduplicate only an iterator that sits at the current coordinate: scanning its run
         // on every step of a merge would rescan it until the merge reaches it.
         for &(a, k) in sparse
@@ -429,8 +432,36 @@ impl Lowerer<'_> {
         vec![Stmt::If(conjoin(conds), body, otherwise)]
     }
 
-    fn matches(&self, a: AccessId, k: usize, v: VarId) -> IrExpr {
-        bin(Op::Eq, var(Local::Coord(a, k)), var(Local::Index(v)))
+    /// Whether iterator `(a, k)` sits at the current coordinate (bound by `bind_matched`).
+    fn matches(&self, a: AccessId, k: usize, _v: VarId) -> IrExpr {
+        var(Local::Matched(a, k))
+    }
+
+    /// Binds, once per step of a merge loop, whether each driving iterator sits at the
+    /// current coordinate: the cases and the advances test these flags rather than recompute
+    /// them. Two sparse iterators need no minimum for it: one sits at the coordinate exactly
+    /// when its coordinate is not above the other's, one comparison each, which the backend
+    /// turns into flags and branch-free advances.
+    fn bind_matched(
+        &self,
+        sparse: &[(AccessId, usize)],
+        dense_driven: bool,
+        v: VarId,
+    ) -> Vec<Stmt> {
+        let coord = |(a, k): (AccessId, usize)| var(Local::Coord(a, k));
+        sparse
+            .iter()
+            .map(|&(a, k)| {
+                let matched = match sparse {
+                    [x, y] if !dense_driven => {
+                        let other = if (a, k) == *x { *y } else { *x };
+                        bin(Op::Le, coord((a, k)), coord(other))
+                    }
+                    _ => bin(Op::Eq, coord((a, k)), var(Local::Index(v))),
+                };
+                Stmt::Let(Local::Matched(a, k), false, matched)
+            })
+            .collect()
     }
 
     /// The body of one case: bind the positions of the iterators that drive it (`driven`, each
