@@ -64,6 +64,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
         rhs,
         value_type,
         old_output: None,
+        forced_order: Vec::new(),
     };
     Some(read_old_output(kernel))
 }

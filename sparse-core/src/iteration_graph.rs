@@ -115,7 +115,15 @@ pub fn loop_order_after(
     diags: &mut Diagnostics,
 ) -> Option<Vec<VarId>> {
     let mut graph = Graph::new(kernel.vars.len());
-    graph.try_add(&outer_edges(kernel.vars.len(), outer));
+    let forced: Vec<Edge> = kernel
+        .forced_order
+        .windows(2)
+        .map(|w| (w[0], w[1]))
+        .collect();
+    graph.try_add(&forced);
+    if !graph.try_add(&outer_edges(kernel.vars.len(), outer)) {
+        return None;
+    }
     // Without outer variables the sum nesting is acyclic by construction; with them, a sum
     // that must be complete inside an outer loop leaves no order.
     if !graph.try_add(&nesting_edges(kernel)) {

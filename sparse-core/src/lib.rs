@@ -164,9 +164,10 @@ pub struct ComputeOnly {
     pub id: u64,
 }
 
-/// A kernel's id: a hash (FNV-1a) of its text without the schedule, which determines the
-/// pattern it assembles from its operands' patterns (the type assertions make the formats
-/// named in the text the ones the code assumes).
+/// A kernel's id: a hash (FNV-1a) of its text, schedule included, which determines the
+/// pattern it assembles from its operands' patterns and the order its values are stored in
+/// (the type assertions make the formats named in the text the ones the code assumes; the
+/// schedule decides the loop order, which orders the entries of an unordered output level).
 fn kernel_id(item: &syn::ItemFn) -> u64 {
     let text = quote!(#item).to_string();
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -176,12 +177,16 @@ fn kernel_id(item: &syn::ItemFn) -> u64 {
 
 /// Runs the pipeline on one function, collecting diagnostics.
 pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
+    let id = kernel_id(item);
     let (item, schedule_attrs) = schedule::split(item);
     let item = &item;
     let mut diags = Diagnostics::default();
     let result = (|| {
         let schedule = schedule::read(&schedule_attrs, &mut diags);
-        let kernel = check::check(item, &mut diags)?;
+        let mut kernel = check::check(item, &mut diags)?;
+        if let Some((order, _)) = &schedule.order {
+            kernel.forced_order = schedule::resolve_order(&kernel, order, &mut diags)?;
+        }
         let (parts, workspace) = nests(&kernel, &schedule, &mut diags)?;
         let lower_all = |values_only: bool, diags: &mut Diagnostics| {
             let mut body = Vec::new();
@@ -210,7 +215,7 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
                     name: name.clone(),
                     body: values,
                     names,
-                    id: kernel_id(item),
+                    id,
                 })
             }
             _ => None,
@@ -248,6 +253,32 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
 /// through one: the one the schedule asks for, else one only when no loop order (nor split)
 /// appends the output directly. Reports why when there is none.
 fn nests(
+    kernel: &notation::Kernel,
+    schedule: &schedule::Schedule,
+    diags: &mut Diagnostics,
+) -> Option<(Vec<split::Part>, Option<workspace::Workspace>)> {
+    let found = nests_unexplained(kernel, schedule, diags);
+    let mut unforced = kernel.clone();
+    unforced.forced_order.clear();
+    let order_is_why = || nests_unexplained(&unforced, schedule, &mut Diagnostics::default());
+    if let (None, Some((order, span))) = (&found, &schedule.order) {
+        // Only when the schedule's order is what leaves no nest.
+        order_is_why()?;
+        let names: Vec<String> = order.iter().map(|v| format!("`{v}`")).collect();
+        diags.error_help(
+            *span,
+            format!(
+                "no loop nest of `{}` can run its loops in the order {}",
+                kernel.name,
+                names.join(", ")
+            ),
+            "follow the storage order of the operands the other errors name, or remove the `order` directive",
+        );
+    }
+    found
+}
+
+fn nests_unexplained(
     kernel: &notation::Kernel,
     schedule: &schedule::Schedule,
     diags: &mut Diagnostics,

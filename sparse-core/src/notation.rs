@@ -183,6 +183,9 @@ pub struct Kernel {
     /// The tensor holding an appended sparse output's contents before the call, which `+=`
     /// reads (`check::read_old_output`): not a parameter, bound by the generated code.
     pub old_output: Option<TensorId>,
+    /// Index variables whose loops a schedule nests in this order (`order(..)`), in every
+    /// loop nest.
+    pub forced_order: Vec<VarId>,
 }
 
 impl Kernel {

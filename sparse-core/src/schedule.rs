@@ -6,6 +6,9 @@
 //! - `workspace(v)`, `workspace(v, dense)`, `workspace(v, hash)`: compute the output's levels
 //!   from the one storing `v` down into a workspace of that kind (`crate::workspace`), the
 //!   levels above it appended by the outer loops.
+//! - `order(i, k, j)`: the listed index variables' loops nest in that order (outermost
+//!   first), in every loop nest of the kernel; variables not listed go wherever the compiler
+//!   puts them. An order no format admits is an error saying which access it contradicts.
 //! - `compute(name)`: the assemble/compute split (taco, section 7). Besides the kernel, which
 //!   assembles its sparse output's pattern and computes its values, emit `name`, with the same
 //!   parameters, which computes only the values into an output the kernel assembled, for
@@ -31,6 +34,8 @@ pub struct Schedule {
     pub workspace: Option<WorkspaceDirective>,
     /// `compute(name)`: the name of the compute-only function.
     pub compute: Option<Ident>,
+    /// `order(...)`: the variables as written, and the directive's span.
+    pub order: Option<(Vec<Ident>, Span)>,
 }
 
 /// `workspace(v[, kind])`.
@@ -76,7 +81,7 @@ pub fn read(attrs: &[syn::Attribute], diags: &mut Diagnostics) -> Schedule {
     schedule
 }
 
-const EXPECTED: &str = "write `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)`, with `k` an index variable of the sparse output, or `compute(name)` for a compute-only variant named `name`";
+const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), and `compute(name)` (a compute-only variant named `name`)";
 
 fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Diagnostics) {
     let syn::Meta::List(list) = directive else {
@@ -85,6 +90,10 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
     };
     if list.path.is_ident("compute") {
         read_compute(list, schedule, diags);
+        return;
+    }
+    if list.path.is_ident("order") {
+        read_order(list, schedule, diags);
         return;
     }
     if !list.path.is_ident("workspace") {
@@ -144,6 +153,72 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
         kind,
         span: list.span(),
     });
+}
+
+/// `order(i, j, ...)`.
+fn read_order(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let vars = match list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated) {
+        Ok(vars) => vars.into_iter().collect::<Vec<_>>(),
+        Err(e) => {
+            diags.error_help(
+                e.span(),
+                format!("malformed `order`: {e}"),
+                "write `order(i, k, j)`: index variables, outermost first",
+            );
+            return;
+        }
+    };
+    if schedule.order.is_some() {
+        diags.error_help(
+            list.span(),
+            "a kernel has at most one loop order",
+            "keep one `order(..)` directive",
+        );
+        return;
+    }
+    schedule.order = Some((vars, list.span()));
+}
+
+/// The index variables of an `order(..)` directive, or errors at the unknown or repeated ones.
+pub fn resolve_order(
+    kernel: &Kernel,
+    order: &[Ident],
+    diags: &mut Diagnostics,
+) -> Option<Vec<crate::notation::VarId>> {
+    let mut vars = Vec::new();
+    let mut ok = true;
+    for ident in order {
+        let found = kernel
+            .vars
+            .iter()
+            .position(|v| !v.hidden && same(&v.name, ident));
+        match found {
+            Some(v) if vars.contains(&v) => {
+                diags.error_help(
+                    ident.span(),
+                    format!("`{ident}` appears twice in the loop order"),
+                    "name each index variable once",
+                );
+                ok = false;
+            }
+            Some(v) => vars.push(v),
+            None => {
+                let known: Vec<String> = kernel
+                    .vars
+                    .iter()
+                    .filter(|v| !v.hidden)
+                    .map(|v| format!("`{}`", v.name))
+                    .collect();
+                diags.error_help(
+                    ident.span(),
+                    format!("`{ident}` is not an index variable of `{}`", kernel.name),
+                    format!("the index variables are {}", known.join(", ")),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(vars)
 }
 
 /// `compute(name)`.

@@ -195,3 +195,30 @@ fn statements_split_when_no_single_order_exists() {
     let err = compile(&item).err().expect("no order for a sparse output");
     assert!(err.to_string().contains("no loop order traverses"), "{err}");
 }
+
+/// `order(..)` fixes the listed loops' nesting in every nest; the others go where the
+/// compiler puts them.
+#[test]
+fn scheduled_orders_are_followed() {
+    let order_of = |src: &str| -> Vec<Vec<String>> {
+        let item: syn::ItemFn = syn::parse_str(src).unwrap();
+        let c = compile(&item).unwrap_or_else(|e| panic!("{e}"));
+        c.orders
+            .iter()
+            .map(|o| o.iter().map(|&v| c.kernel.vars[v].name.to_string()).collect())
+            .collect()
+    };
+    assert_eq!(
+        order_of("#[schedule(order(k, j, i))] fn f(c: &mut Dense2<f64>, a: &Dense2<f64>, b: &Dense2<f64>) { c(i, k) = a(i, j) * b(j, k) }"),
+        [["k", "j", "i"]]
+    );
+    assert_eq!(
+        order_of("#[schedule(order(j, i))] fn f(c: &mut Dense2<f64>, a: &Dense2<f64>, b: &Dense2<f64>) { c(i, k) = a(i, j) * b(j, k) }")[0][..2],
+        ["j", "i"]
+    );
+    // Every nest of a split statement follows it.
+    assert_eq!(
+        order_of("#[schedule(order(j, i))] fn f(r: &mut Dense2<f64>, b: &Dense2<f64>, a: &Csc<f64>) { r(i, j) = b(i, j) - a(i, j) }"),
+        [["j", "i"]]
+    );
+}

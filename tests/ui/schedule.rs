@@ -7,7 +7,7 @@ sparse_kernel! {
         c(i, k) = a(i, j) * b(j, k)
     }
     // Not a directive.
-    #[schedule(order(i, k, j))]
+    #[schedule(parallel(i))]
     pub fn unknown_directive(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) = a(i, j) * b(j, k)
     }
@@ -19,6 +19,15 @@ sparse_kernel! {
     // A dense output is written in place.
     #[schedule(workspace(k))]
     pub fn dense_output(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // `b` is stored by rows: `j` must come before `k`.
+    #[schedule(order(i, k, j))]
+    pub fn inner_products(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    #[schedule(order(i, q, i))]
+    pub fn bad_order(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) = a(i, j) * b(j, k)
     }
     // Rows of `c` cannot be the outer loop: `a` is stored by columns.
