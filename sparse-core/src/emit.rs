@@ -85,7 +85,10 @@ pub fn kernel_fn_as(
     // for; a workspace's keys are its coordinates linearized over the dimensions its size is
     // the product of, so each is below that size (`add_unchecked`), and its entries are read
     // (`key_unchecked`, `value_unchecked`) only at cursors below the count `sort`/`len`
-    // returned; a sparse output is appended through its assembly guard only in coordinate
+    // returned (a compute-only variant reads its dense workspace at coordinates of the
+    // output's validated pattern, below the level size, which the shape checks make the
+    // workspace's size, and writes values only at positions of that pattern's own
+    // `pos_bounds`); a sparse output is appended through its assembly guard only in coordinate
     // order and finalized before `finish`, which keeps its invariants, and any early return
     // (`?`) or unwinding drops the guard, which leaves it the valid empty tensor of its shape.
     let body = quote! {
@@ -388,6 +391,15 @@ impl Emitter<'_> {
                 continue;
             }
             let is_output = Some(t) == output_tensor;
+            if uses_levels && is_output && !tensor.format.is_all_dense() {
+                // A compute-only variant reads the pattern while writing the values.
+                let vals = match uses_vals {
+                    true => vals.into_token_stream(),
+                    false => quote!(_),
+                };
+                out.extend(quote! { let ((#(#levels,)*), #vals) = #name.levels_and_vals_mut(); });
+                continue;
+            }
             if uses_levels && is_output {
                 // A dense output's levels are `Dense` (plain sizes, `Copy`): copied, so that
                 // its values can be borrowed mutably below.

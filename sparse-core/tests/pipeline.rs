@@ -205,7 +205,11 @@ fn scheduled_orders_are_followed() {
         let c = compile(&item).unwrap_or_else(|e| panic!("{e}"));
         c.orders
             .iter()
-            .map(|o| o.iter().map(|&v| c.kernel.vars[v].name.to_string()).collect())
+            .map(|o| {
+                o.iter()
+                    .map(|&v| c.kernel.vars[v].name.to_string())
+                    .collect()
+            })
             .collect()
     };
     assert_eq!(

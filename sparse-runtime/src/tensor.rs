@@ -194,6 +194,13 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         &mut self.vals
     }
 
+    /// The levels and, mutably, the values (a compute-only kernel reads the pattern while
+    /// it writes the values).
+    #[doc(hidden)]
+    pub fn levels_and_vals_mut(&mut self) -> (&L, &mut [V]) {
+        (&self.levels, &mut self.vals)
+    }
+
     /// The tensor as a row-major dense array over the logical shape (for tests
     /// and oracles).
     ///

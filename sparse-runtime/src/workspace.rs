@@ -153,6 +153,48 @@ impl<V: Value> DenseAccumulator<V> {
         }
     }
 
+    /// Sets the value at `key` to zero, without touching its mark: the first
+    /// step of a compute-only kernel, which then adds with
+    /// [`accumulate_unchecked`](Self::accumulate_unchecked) and reads back with
+    /// [`get_unchecked`](Self::get_unchecked) the keys of a known pattern,
+    /// needing neither marks nor a touched list.
+    ///
+    /// # Safety
+    ///
+    /// `key < self.size()`.
+    #[inline]
+    pub unsafe fn zero_unchecked(&mut self, key: usize) {
+        debug_assert!(key < self.size());
+        // SAFETY: the caller guarantees key < size == vals.len().
+        unsafe { *self.vals.get_unchecked_mut(key) = V::zero() };
+    }
+
+    /// Adds `v` to the value at `key` (no mark, no touched list; see
+    /// [`zero_unchecked`](Self::zero_unchecked)).
+    ///
+    /// # Safety
+    ///
+    /// `key < self.size()`.
+    #[inline]
+    pub unsafe fn accumulate_unchecked(&mut self, key: usize, v: V) {
+        debug_assert!(key < self.size());
+        // SAFETY: the caller guarantees key < size == vals.len().
+        let val = unsafe { self.vals.get_unchecked_mut(key) };
+        *val = *val + v;
+    }
+
+    /// The value at `key`.
+    ///
+    /// # Safety
+    ///
+    /// `key < self.size()`.
+    #[inline]
+    pub unsafe fn get_unchecked(&self, key: usize) -> V {
+        debug_assert!(key < self.size());
+        // SAFETY: the caller guarantees key < size == vals.len().
+        unsafe { *self.vals.get_unchecked(key) }
+    }
+
     /// Puts the touched keys in increasing order and returns how many there
     /// are.
     ///

@@ -59,6 +59,9 @@ impl Lowerer<'_> {
         let Some(a) = self.appended_output() else {
             return Vec::new();
         };
+        if self.gathers_along_pattern() {
+            return Vec::new();
+        }
         if self.values_only {
             return vec![Stmt::Let(Local::Stored, true, IrExpr::Usize(0))];
         }
@@ -230,6 +233,9 @@ impl Lowerer<'_> {
         let Some(a) = self.appended_output() else {
             return Vec::new();
         };
+        if self.gathers_along_pattern() {
+            return Vec::new();
+        }
         if self.values_only {
             let len = call(self.vals(a), "len", vec![]);
             let check = IrExpr::Runtime("check_all_stored", vec![len, var(Local::Stored)]);

@@ -108,6 +108,9 @@ struct Lowerer<'k> {
     /// Lowering the compute-only variant (the assemble/compute split): the output's pattern
     /// is assembled already, and its values are stored in the order it was appended.
     values_only: bool,
+    /// Lowering the nests of a compute-only variant that reads its dense workspace back
+    /// along the output's pattern: values are plainly added, without marks.
+    gathering: bool,
     /// Root-sum variables iterated outside an output variable: the output accumulates.
     opened: Vec<VarId>,
     write: Assign,
@@ -145,6 +148,7 @@ impl<'k> Lowerer<'k> {
             workspace,
             filling: false,
             values_only: false,
+            gathering: false,
             opened,
             write,
             covers: true,

@@ -8,11 +8,13 @@
 //! coordinate and an appending level opens its segment once per parent, exactly as the loops
 //! of an output appended directly do; the last group appends one entry per accumulator entry.
 
+use super::Pos;
 use super::{Lowerer, Scope, Target};
-use crate::ir::{and, bin, call, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
+use crate::format::LevelFn;
+use crate::ir::{and, bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::iteration_graph::root_sum_vars;
 use crate::notation::Expr;
-use crate::workspace::Workspace;
+use crate::workspace::{Kind, Workspace};
 
 impl Lowerer<'_> {
     /// `let mut workspace = Accumulator::new(size)?;` and the strides of its levels.
@@ -47,7 +49,8 @@ impl Lowerer<'_> {
         (j + 1 < w.vars.len()).then(|| var(Local::Stride(j)))
     }
 
-    /// Adds a computed value at the key of the bound workspace coordinates.
+    /// Adds a computed value at the key of the bound workspace coordinates (a plain addition
+    /// where a compute-only variant gathers: the keys were zeroed, no marks are kept).
     pub(super) fn workspace_add(&self, value: IrExpr) -> Vec<Stmt> {
         let Some(w) = self.workspace else {
             self.fail("a workspace target without a workspace");
@@ -65,9 +68,14 @@ impl Lowerer<'_> {
             .unwrap_or(IrExpr::Usize(0));
         // SAFETY (emit.rs): each coordinate is below its dimension, so the key is below the
         // product of the dimensions, the accumulator's size.
+        let method = if self.gathering {
+            "accumulate_unchecked"
+        } else {
+            "add_unchecked"
+        };
         vec![Stmt::Expr(call(
             var(Local::Workspace),
-            "add_unchecked",
+            method,
             vec![key, value],
         ))]
     }
@@ -87,9 +95,18 @@ impl Lowerer<'_> {
             self.fail("a workspace slice has no loop order below the outer loops");
             return Vec::new();
         };
+        let gather = self.gathers(scope, w);
         let outer_order = std::mem::take(&mut self.order);
         self.filling = true;
         let mut stmts = Vec::new();
+        if let Some(parent) = &gather {
+            // Only the pattern's keys are read back: they start at zero, the rest may hold
+            // anything (nothing is ever read from them).
+            let zero =
+                |coord| Stmt::Expr(call(var(Local::Workspace), "zero_unchecked", vec![coord]));
+            stmts.extend(self.over_pattern(scope, w, parent.clone(), zero));
+        }
+        self.gathering = gather.is_some();
         for part in parts {
             self.order = part.order;
             let mut loop_vars = w.vars.clone();
@@ -98,9 +115,90 @@ impl Lowerer<'_> {
             stmts.extend(self.lower_loops(scope, rhs, Target::Workspace, &loop_vars));
         }
         self.filling = false;
+        self.gathering = false;
         self.order = outer_order;
-        stmts.extend(self.copy_out(scope, w));
+        match gather {
+            Some(parent) => {
+                let (a, k) = (self.appended_output_or_fail(), w.level);
+                let vals = self.vals(a);
+                let read = |coord| {
+                    let value = call(var(Local::Workspace), "get_unchecked", vec![coord]);
+                    Stmt::Assign(
+                        index(vals.clone(), var(Local::Pos(a, k))),
+                        Assign::Set,
+                        value,
+                    )
+                };
+                stmts.extend(self.over_pattern(scope, w, parent, read));
+            }
+            None => stmts.extend(self.copy_out(scope, w)),
+        }
         stmts
+    }
+
+    /// In a compute-only variant, a dense workspace of the output's last level below outer
+    /// levels that are all located (`Dense`) needs neither marks nor a sort: the pattern the
+    /// kernel assembled lists the keys of the slice, so they are zeroed before the nests,
+    /// accumulated into by plain additions, and read back in pattern order into their
+    /// positions. The position of the slice's parent, if so.
+    fn gathers(&self, scope: &Scope, w: &Workspace) -> Option<IrExpr> {
+        if !self.gathers_along_pattern() {
+            return None;
+        }
+        let a = self.appended_output()?;
+        match w.level.checked_sub(1) {
+            None => Some(IrExpr::Usize(0)),
+            Some(j) => match scope.pos[a].get(j) {
+                Some(Pos::One(p)) if scope.pos[a].len() == w.level => Some(p.clone()),
+                _ => {
+                    self.fail("the outer levels of a gathering workspace are not located");
+                    None
+                }
+            },
+        }
+    }
+
+    /// Whether the compute-only variant reads its workspace back along the output's
+    /// pattern: a dense workspace of the output's last level, an appending one, below
+    /// `Dense` levels only (their positions are located, so the slice's segment is known).
+    pub(super) fn gathers_along_pattern(&self) -> bool {
+        let (Some(w), Some(a)) = (self.workspace, self.appended_output()) else {
+            return false;
+        };
+        let levels = &self.format(a).levels;
+        let last = levels.len() - 1;
+        self.values_only
+            && w.kind == Kind::Dense
+            && w.level == last
+            && levels[last].appends_segments()
+            && levels[..last].iter().all(|l| l.has_locate() && l.is_full())
+    }
+
+    /// `for p in segment(parent) { f(crd[p]) }` over the output's last level.
+    fn over_pattern(
+        &mut self,
+        scope: &Scope,
+        w: &Workspace,
+        parent: IrExpr,
+        f: impl Fn(IrExpr) -> Stmt,
+    ) -> Vec<Stmt> {
+        let (a, k) = (self.appended_output_or_fail(), w.level);
+        let bounds = self.level_call_in(scope, a, k, LevelFn::PosBounds, vec![parent]);
+        let coord =
+            self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![var(Local::Pos(a, k))]);
+        let body = vec![f(coord)];
+        let (lo, hi) = (Local::SegBegin(a, k), Local::SegEnd(a, k));
+        vec![
+            Stmt::LetPair(Some(lo), Some(hi), false, bounds),
+            Stmt::For(Local::Pos(a, k), var(lo), var(hi), body),
+        ]
+    }
+
+    fn appended_output_or_fail(&self) -> usize {
+        self.appended_output().unwrap_or_else(|| {
+            self.fail("a workspace without an appended output");
+            0
+        })
     }
 
     /// Sorts the slice's entries (unless the only workspace level is unordered), appends them
