@@ -90,6 +90,9 @@ pub enum LevelFn {
     AppendInit,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
     AppendCoord,
+    /// `append_coords(coords)`: appends a run of coordinates (an exact-size iterator, such
+    /// as a workspace's keys) at positions `len()..`, in one reservation.
+    AppendCoords,
     /// `append_edges(parent_pos, begin, end)`: attaches positions `begin..end` to a parent.
     AppendEdges,
     /// `append_finalize(parent_size) -> Result`: ends append assembly.
@@ -225,6 +228,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         func(LevelFn::RunEnd, "run_end_unchecked"),
         func(LevelFn::AppendInit, "append_init"),
         func(LevelFn::AppendCoord, "append_coord"),
+        func(LevelFn::AppendCoords, "append_coords"),
         func(LevelFn::AppendEdges, "append_edges"),
         func(LevelFn::AppendFinalize, "append_finalize"),
         func(LevelFn::Len, "len"),

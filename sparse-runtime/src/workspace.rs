@@ -296,6 +296,22 @@ impl<V: Value> DenseAccumulator<V> {
         unsafe { *self.vals.get_unchecked(key) }
     }
 
+    /// The touched keys, in the order [`key`](Self::key) gives them.
+    #[inline]
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.touched[..self.len].iter().copied()
+    }
+
+    /// Their values, in the same order.
+    #[inline]
+    pub fn values(&self) -> impl ExactSizeIterator<Item = V> + '_ {
+        self.touched[..self.len].iter().map(|&key| {
+            // SAFETY: touched[..len] holds only keys that were added, hence below
+            // size == vals.len() (`sort` rewrites the list with keys below size too).
+            unsafe { *self.vals.get_unchecked(key) }
+        })
+    }
+
     /// Forgets every touched key, so the accumulator can take the next row.
     ///
     /// Resets only the marks of the touched keys (or all marks with one
@@ -604,6 +620,20 @@ impl<V: Value> HashAccumulator<V> {
             // vals.len() == keys.len().
             unsafe { *self.vals.get_unchecked(*self.used.get_unchecked(t)) }
         }
+    }
+
+    /// The touched keys, in the order [`key`](Self::key) gives them.
+    #[inline]
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        // SAFETY: t < len().
+        (0..self.len()).map(|t| unsafe { self.key_unchecked(t) })
+    }
+
+    /// Their values, in the same order.
+    #[inline]
+    pub fn values(&self) -> impl ExactSizeIterator<Item = V> + '_ {
+        // SAFETY: t < len().
+        (0..self.len()).map(|t| unsafe { self.value_unchecked(t) })
     }
 
     /// Forgets every touched key, so the accumulator can take the next row.

@@ -210,9 +210,14 @@ impl Lowerer<'_> {
         };
         let levels = &self.format(a).levels;
         let ordered = w.vars.len() > 1 || levels[w.level].is_ordered();
-        let method = if ordered { "sort" } else { "len" };
-        let len = call(var(Local::Workspace), method, vec![]);
-        let mut stmts = vec![Stmt::Let(Local::WorkspaceLen, false, len)];
+        let mut stmts = Vec::new();
+        if ordered {
+            // A statement of its own: the count below may go unused (a bulk append), and
+            // an unused `let` is pruned with its value.
+            stmts.push(Stmt::Expr(call(var(Local::Workspace), "sort", vec![])));
+        }
+        let len = call(var(Local::Workspace), "len", vec![]);
+        stmts.push(Stmt::Let(Local::WorkspaceLen, false, len));
         let (last_group, _) = self.group_of(a, self.last_appending_level(a));
         if w.level < last_group {
             stmts.push(Stmt::Let(Local::Cursor, true, IrExpr::Usize(0)));
@@ -239,6 +244,19 @@ impl Lowerer<'_> {
         let (last_group, _) = self.group_of(a, self.last_appending_level(a));
         let in_run = self.in_run(w, within);
         if d >= last_group {
+            let segment = d == last_group && format.levels[d].appends_segments();
+            if let Some(bulk) = self.bulk_append(a, d, within) {
+                let mut stmts = if segment {
+                    self.open_segment(a, d)
+                } else {
+                    Vec::new()
+                };
+                stmts.extend(bulk);
+                if segment {
+                    stmts.extend(self.close_segment(scope, a, d));
+                }
+                return stmts;
+            }
             // One output entry per accumulator entry.
             let mut body = self.bind_coords(scope, w, d, format.order() - 1);
             let value = call(
@@ -247,7 +265,6 @@ impl Lowerer<'_> {
                 vec![var(Local::Cursor)],
             );
             body.extend(self.append_entry(a, value));
-            let segment = d == last_group && format.levels[d].appends_segments();
             let mut stmts = Vec::new();
             if segment {
                 stmts.extend(self.open_segment(a, d));
@@ -299,6 +316,26 @@ impl Lowerer<'_> {
             stmts.extend(self.close_segment(scope, a, d));
         }
         stmts
+    }
+
+    /// The whole slice appended at once when it is all of one level (the output's last, alone
+    /// in its group, whose keys are its coordinates): its coordinates in one `append_coords`
+    /// and its values in one `extend`, each a single reservation and a tight loop where a push
+    /// per entry would reload the output's arrays and store their lengths every time.
+    fn bulk_append(&self, a: usize, d: usize, within: Option<usize>) -> Option<Vec<Stmt>> {
+        let format = self.format(a);
+        let last = format.order() - 1;
+        let alone = self.group_of(a, last) == (d, last);
+        let bulk = format.levels[d].function(LevelFn::AppendCoords).is_some();
+        if self.values_only || within.is_some() || d != last || !alone || !bulk {
+            return None;
+        }
+        let keys = call(var(Local::Workspace), "keys", vec![]);
+        let values = call(var(Local::Workspace), "values", vec![]);
+        Some(vec![
+            Stmt::Expr(self.level_call(a, d, LevelFn::AppendCoords, vec![keys])),
+            Stmt::Expr(call(self.vals(a), "extend", vec![values])),
+        ])
     }
 
     /// `entry < len && key(entry) / stride == group` (the run of the enclosing level), or

@@ -191,6 +191,19 @@ impl<I: Index, P: Markers> Compressed<I, P> {
         self.crd.push(I::from_usize_unchecked(i));
     }
 
+    /// Appends every coordinate of `coords` (each below `size`; debug builds
+    /// assert it) at positions `len()..`: a workspace's row in one
+    /// reservation and one tight loop rather than a push per coordinate.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_coords(&mut self, coords: impl ExactSizeIterator<Item = usize>) {
+        let size = self.size;
+        self.crd.extend(coords.map(|i| {
+            debug_assert!(i < size, "coordinate {i} >= size {size}");
+            I::from_usize_unchecked(i)
+        }));
+    }
+
     /// Records that `parent_pos` owns positions `begin..end`.
     ///
     /// Parents must be recorded in strictly increasing order (debug
