@@ -49,7 +49,7 @@ pub fn parts_after(kernel: &Kernel, outer: &[VarId], diags: &mut Diagnostics) ->
     } else {
         Vec::new()
     };
-    if terms.len() < 2 {
+    if terms.is_empty() {
         loop_order_after(kernel, outer, diags);
         return None;
     }

@@ -518,3 +518,59 @@ mod one_mode_two_variables {
         Ok(())
     }
 }
+
+/// Issue 8, differential tester (kernels 3004026, 3006920, 3008199, 3009153, 3010344): a
+/// workspace's slice in a lattice case whose expression is a negated sum, `-(Σ_j y(l,j,k))`
+/// (in `d(n) - Σ_j y(l,j,k)`, the case where `d` is absent), had no order as one statement (the sum must complete
+/// inside the output's loops) and was not split because it is one additive term; its
+/// normalized form `Σ_j -y(l,j,k)`, with the sum at the root, has one. The same held for a
+/// dense output: `y(i) = -(a(i,j) * x(j))` with `a` in CSC.
+mod negated_sum_is_one_term {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn slice(c: &mut Tensor<f64, (Dense, Compressed, Compressed)>, d: &HashVec<f64>, y: &Coo3<f64>) {
+            c(n, l, k) = d(n) - y(l, j, k)
+        }
+        pub fn negated_spmv(y: &mut Dense1<f64>, a: &Csc<f64>, x: &Dense1<f64>) {
+            y(i) = -(a(i, j) * x(j))
+        }
+    }
+
+    #[test]
+    fn matches_oracle() {
+        each_case(|n, density, seed| {
+            let (m, q) = (n, n + 1);
+            let de = vec_entries(m, density, seed);
+            let ye = random_entries(&[m, q, 3], density, seed + 1);
+            let d: HashVec<f64> = build(&[m], &de);
+            let y: Coo3<f64> = build(&[m, q, 3], &ye);
+            let dd = DenseT::from_entries(&[m], &de);
+            let yd = DenseT::from_entries(&[m, q, 3], &ye);
+            // c(n, l, k) = d(n) - Σ_j y(l, j, k).
+            let mut want = DenseT::zeros(&[m, m, 3]);
+            let mut space = Pattern::new();
+            for c in coordinates(&[m, m, 3]) {
+                let sum: f64 = (0..q).map(|j| yd.get(&[c[1], j, c[2]])).sum();
+                want.set(&c, dd.get(&[c[0]]) - sum);
+                let d_stored = de.iter().any(|(e, _)| e[0] == c[0]);
+                let y_stored = ye.iter().any(|(e, _)| e[0] == c[1] && e[2] == c[2]);
+                if d_stored || y_stored {
+                    space.insert(c);
+                }
+            }
+            let mut c: Tensor<f64, (Dense, Compressed, Compressed)> = build(&[m, m, 3], &[]);
+            slice(&mut c, &d, &y).unwrap();
+            check_sparse_output(&c, &want, &space, (n, density, seed));
+
+            let ae = random_entries(&[n, n], density, seed + 2);
+            let a: Csc<f64> = build(&[n, n], &ae);
+            let (x, xd) = dense_vec(n, seed);
+            let mut out: Dense1<f64> = build(&[n], &nonzero_entries(&[n], seed));
+            negated_spmv(&mut out, &a, &x).unwrap();
+            let ax = matvec(&DenseT::from_entries(&[n, n], &ae), &xd);
+            let want = elementwise(&ax, &ax, |v, _| -v);
+            assert_close(out.vals(), &want, f64::TOL, (n, density, seed));
+        });
+    }
+}
