@@ -22,17 +22,27 @@ fn main() {
     for id in CI_KERNELS {
         let k = generate(id);
         let compiled = classify::compile(&k);
-        let (tag, msgs) = match &compiled {
-            Compiled::Accepted => (0, Vec::new()),
-            Compiled::Refused(m) => (1, m.clone()),
-            Compiled::Panicked(m) => (2, vec![m.clone()]),
+        let (tag, workspace, msgs) = match &compiled {
+            Compiled::Accepted(w) => (
+                0,
+                w.map_or("None".to_string(), |p| {
+                    format!("Some(({}, {:?}))", p.level, p.kind.name())
+                }),
+                Vec::new(),
+            ),
+            Compiled::Refused(m) => (1, "None".into(), m.clone()),
+            Compiled::Panicked(m) => (2, "None".into(), vec![m.clone()]),
         };
         let msgs: Vec<String> = msgs.iter().map(|m| format!("{m:?}")).collect();
-        let _ = writeln!(answers, "    ({id}, {tag}, &[{}]),", msgs.join(", "));
+        let _ = writeln!(
+            answers,
+            "    ({id}, {tag}, {workspace}, &[{}]),",
+            msgs.join(", ")
+        );
         let not_built = known
             .iter()
             .any(|(kid, class)| *kid == id && NOT_BUILT.contains(&class.as_str()));
-        if compiled == Compiled::Accepted && !not_built {
+        if matches!(compiled, Compiled::Accepted(_)) && !not_built {
             modules += &kernel_module(&k, "::sparse_difftest");
             let _ = writeln!(built, "    ({id}, kernels::{}::call),", k.fn_name());
         }
@@ -41,9 +51,11 @@ fn main() {
         "/// The kernels the compiler accepted at build time.\n\
          #[allow(warnings, clippy::all)]\n\
          pub mod kernels {{\n{modules}}}\n\n\
-         /// The compiler's build-time answer per kernel: 0 accepted, 1 refused (messages), \
-         2 panicked (message).\n\
-         pub static COMPILER: &[(u64, u8, &[&str])] = &[\n{answers}];\n\n\
+         /// The compiler's build-time answer per kernel: 0 accepted (with the output storage \
+         level and the kind of its workspace, if any), 1 refused (messages), 2 panicked \
+         (message).\n\
+         #[allow(clippy::type_complexity)]\n\
+         pub static COMPILER: &[(u64, u8, Option<(usize, &str)>, &[&str])] = &[\n{answers}];\n\n\
          /// The kernels built into this test.\n\
          pub static BUILT: &[(u64, ::sparse_difftest::CallFn)] = &[\n{built}];\n"
     );

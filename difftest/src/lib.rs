@@ -567,6 +567,7 @@ pub fn defect_class(
             return "unassemblable-output"
         }
         Some(Verdict::AcceptedBeyondRules(_)) => return "accepted-beyond-rules",
+        Some(Verdict::OtherWorkspace(..)) => return "workspace-placement",
         _ => {}
     }
     let has = |c: Class| failures.iter().any(|f| f.0 == c);
@@ -609,6 +610,92 @@ pub fn defect_class(
         return "shape-check";
     }
     "wrong-value"
+}
+
+/// How many accepted kernels went through a workspace, and how many of those by schedule,
+/// per accumulator (the sweep's and the CI test's third summary line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkspaceTally {
+    /// Kernels that carry a schedule (accepted or not).
+    pub scheduled: u64,
+    /// Of those, the ones the compiler accepted.
+    pub scheduled_accepted: u64,
+    /// Accepted kernels computed through a dense / hash workspace.
+    pub used: [u64; 2],
+    /// Of those, the ones whose workspace a schedule asked for.
+    pub by_schedule: [u64; 2],
+}
+
+impl WorkspaceTally {
+    /// Counts one kernel: `accepted` when the compiler accepted it (and it ran), `workspace`
+    /// the compiler's workspace.
+    pub fn count(
+        &mut self,
+        k: &Kernel,
+        accepted: bool,
+        workspace: Option<gen::semantics::Placement>,
+    ) {
+        let scheduled = k.schedule.is_some();
+        self.scheduled += u64::from(scheduled);
+        self.scheduled_accepted += u64::from(scheduled && accepted);
+        if let (true, Some(p)) = (accepted, workspace) {
+            let at = match p.kind {
+                gen::kernel::Accumulator::Dense => 0,
+                gen::kernel::Accumulator::Hash => 1,
+            };
+            self.used[at] += 1;
+            if scheduled {
+                self.by_schedule[at] += 1;
+            }
+        }
+    }
+
+    /// `W of the A accepted kernels used a workspace (dense d, hash h), S of them by schedule
+    /// (dense sd, hash sh); T kernels carried a schedule, U of them accepted`.
+    pub fn line(&self, accepted: u64) -> String {
+        let [d, h] = self.used;
+        let [sd, sh] = self.by_schedule;
+        format!(
+            "{} of the {accepted} accepted kernels used a workspace (dense {d}, hash {h}), {} of \
+             them by schedule (dense {sd}, hash {sh}); {} kernels carried a schedule, {} of them \
+             accepted",
+            d + h,
+            sd + sh,
+            self.scheduled,
+            self.scheduled_accepted
+        )
+    }
+
+    /// For the sweep's `state.txt`.
+    pub fn save(&self) -> String {
+        format!(
+            "workspaces {} {} {} {} {} {}\n",
+            self.scheduled,
+            self.scheduled_accepted,
+            self.used[0],
+            self.used[1],
+            self.by_schedule[0],
+            self.by_schedule[1]
+        )
+    }
+
+    /// Reads [`WorkspaceTally::save`]'s line, if `line` is one.
+    pub fn load(line: &str) -> Option<WorkspaceTally> {
+        let rest = line.strip_prefix("workspaces ")?;
+        let n: Vec<u64> = rest
+            .split_whitespace()
+            .map(|w| w.parse().unwrap_or(0))
+            .collect();
+        let [a, b, c, d, e, f] = n[..] else {
+            return None;
+        };
+        Some(WorkspaceTally {
+            scheduled: a,
+            scheduled_accepted: b,
+            used: [c, d],
+            by_schedule: [e, f],
+        })
+    }
 }
 
 /// Escapes a message onto one line.

@@ -6,8 +6,10 @@
 //! this test so that the list shrinks as the compiler is fixed.
 
 use sparse_difftest::gen::classify::{judge, Compiled};
+use sparse_difftest::gen::kernel::Accumulator;
+use sparse_difftest::gen::semantics::Placement;
 use sparse_difftest::gen::{self, generate, CI_KERNELS, NOT_BUILT};
-use sparse_difftest::{run_kernel, Class};
+use sparse_difftest::{run_kernel, Class, WorkspaceTally};
 use std::collections::BTreeMap;
 
 mod ci {
@@ -23,11 +25,19 @@ fn ci_kernels_match_the_language_definition() {
     let mut unexpected = Vec::new();
     let mut stale = Vec::new();
     let (mut accepted, mut refused, mut cases, mut known_seen) = (0, 0, 0, 0);
+    let mut workspaces = WorkspaceTally::default();
     assert_eq!(ci::COMPILER.len() as u64, CI_KERNELS.end - CI_KERNELS.start);
-    for &(id, tag, msgs) in ci::COMPILER {
+    for &(id, tag, workspace, msgs) in ci::COMPILER {
         let k = generate(id);
+        let workspace = workspace.map(|(level, kind)| Placement {
+            level,
+            kind: match kind {
+                "dense" => Accumulator::Dense,
+                _ => Accumulator::Hash,
+            },
+        });
         let compiled = match tag {
-            0 => Compiled::Accepted,
+            0 => Compiled::Accepted(workspace),
             1 => Compiled::Refused(msgs.iter().map(|m| m.to_string()).collect()),
             _ => Compiled::Panicked(msgs.first().copied().unwrap_or("").to_string()),
         };
@@ -41,6 +51,7 @@ fn ci_kernels_match_the_language_definition() {
         } else {
             refused += 1;
         }
+        workspaces.count(&k, verdict.runs(), workspace);
         if let Some(&call) = built.get(&id) {
             let report = run_kernel(id, call);
             cases += report.cases;
@@ -76,6 +87,7 @@ fn ci_kernels_match_the_language_definition() {
         unexpected.len(),
         stale.len()
     );
+    println!("difftest CI: {}", workspaces.line(accepted));
     assert!(
         unexpected.is_empty() && stale.is_empty(),
         "\n{}\n{}\n(see TESTING.md: add a known failure to difftest/known_failures.txt only \

@@ -16,6 +16,9 @@ fn main() {
         let verdict = classify::judge(&k, &compiled);
         println!("// kernel {seed} [{}]: {}", k.template, verdict.describe());
         println!("//   placed: {}", semantics::place(&k).show(&k));
+        if let classify::Compiled::Accepted(Some(w)) = compiled {
+            println!("//   the compiler appends the output through a {w}");
+        }
         if semantics::has_loop_order(&k) && !semantics::has_loop_order_with(&k, true) {
             println!("//   (no loop order if the terms must share the output's order)");
         }

@@ -1,11 +1,12 @@
 //! Generator statistics without the compiler: shapes, value types, outputs and the oracle's
-//! limitation rates, kernels per structured input format over a seed range:
+//! limitation rates, kernels per structured input format, schedules and the workspaces the
+//! oracle expects, over a seed range:
 //! `cargo run --release -p sparse-difftest-gen --example stats -- START COUNT`.
 
 use sparse_difftest_gen::format::{Format, Kind, Spelling, STRUCTURED};
 use sparse_difftest_gen::generate;
 use sparse_difftest_gen::kernel::{ParamKind, ValTy};
-use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations};
+use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations, workspace};
 use std::collections::BTreeMap;
 
 fn main() {
@@ -115,6 +116,18 @@ fn main() {
         let lims = limitations(&k);
         if lims.is_empty() {
             bump("oracle accepted".into());
+            if let Some(w) = workspace(&k) {
+                bump(format!("oracle accepted, {} workspace", w.kind.name()));
+            }
+        }
+        if let Some(s) = &k.schedule {
+            bump(format!("schedule on a {out} output"));
+            if lims.is_empty() {
+                bump("schedule, oracle accepted".into());
+            }
+            if s.kind.is_none() {
+                bump("schedule without a kind".into());
+            }
         }
         for l in lims {
             bump(format!("oracle limitation {l}"));

@@ -7,7 +7,16 @@ fn main() {
         .expect("a kernel function as one argument");
     let item: syn::ItemFn = syn::parse_str(&src).expect("a function item");
     match sparse_core::compile(&item) {
-        Ok(_) => println!("compiler: accepted"),
+        Ok(c) => match c.workspace {
+            Some(w) => println!(
+                "compiler: accepted, through a {} workspace from output level {} (outer loops {}, orders {:?})",
+                w.kind.name(),
+                w.level,
+                w.outer.len(),
+                c.orders
+            ),
+            None => println!("compiler: accepted, orders {:?}", c.orders),
+        },
         Err(e) => {
             for m in e {
                 println!("compiler: {m}");

@@ -1,15 +1,16 @@
 //! Asking the compiler whether it accepts a kernel (and with what messages), and comparing that
 //! with the acceptance oracle. The compiler is used only as a black box here.
 
-use crate::kernel::Kernel;
-use crate::semantics::{limitations, Limitation};
+use crate::kernel::{Accumulator, Kernel};
+use crate::semantics::{limitations, workspace, Limitation, Placement};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What the compiler said about a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Compiled {
-    /// Accepted, and `expand` produced no `compile_error!`.
-    Accepted,
+    /// Accepted, and `expand` produced no `compile_error!`; with the workspace the output is
+    /// appended through (`sparse_core::Compiled::workspace`), if any.
+    Accepted(Option<Placement>),
     /// Refused with these messages.
     Refused(Vec<String>),
     /// The compiler (or the parse of the generated source) panicked.
@@ -25,13 +26,19 @@ pub fn compile(k: &Kernel) -> Compiled {
     };
     let quiet = QuietPanics::new();
     let result = catch_unwind(AssertUnwindSafe(|| match sparse_core::compile(&item) {
-        Ok(_) => None,
-        Err(e) => Some(e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>()),
+        Ok(c) => Ok(c.workspace.map(|w| Placement {
+            level: w.level,
+            kind: match w.kind {
+                sparse_core::workspace::Kind::Dense => Accumulator::Dense,
+                sparse_core::workspace::Kind::Hash => Accumulator::Hash,
+            },
+        })),
+        Err(e) => Err(e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>()),
     }));
     let outcome = match result {
         Err(p) => return Compiled::Panicked(quiet.message(p)),
-        Ok(Some(msgs)) => Compiled::Refused(msgs),
-        Ok(None) => Compiled::Accepted,
+        Ok(Err(msgs)) => Compiled::Refused(msgs),
+        Ok(Ok(workspace)) => Compiled::Accepted(workspace),
     };
     let tokens: proc_macro2::TokenStream = match src.parse() {
         Ok(t) => t,
@@ -113,6 +120,11 @@ pub enum Verdict {
     InternalError(String),
     /// The compiler panicked.
     CompilerPanic(String),
+    /// Both accept, but the compiler appends the output through another workspace than the
+    /// one the schedule asks for or its documented choice ([`workspace`]), or through one
+    /// where none is needed, or directly where a workspace is needed: (the oracle's, the
+    /// compiler's).
+    OtherWorkspace(Option<Placement>, Option<Placement>),
 }
 
 impl Verdict {
@@ -123,7 +135,10 @@ impl Verdict {
 
     /// The compiler accepted the kernel (so it must be run and checked).
     pub fn runs(&self) -> bool {
-        matches!(self, Verdict::Accepted | Verdict::AcceptedBeyondRules(_))
+        matches!(
+            self,
+            Verdict::Accepted | Verdict::AcceptedBeyondRules(_) | Verdict::OtherWorkspace(..)
+        )
     }
 
     /// One line for findings.
@@ -143,6 +158,16 @@ impl Verdict {
             }
             Verdict::InternalError(m) => format!("internal error: {m}"),
             Verdict::CompilerPanic(m) => format!("the compiler panicked: {m}"),
+            Verdict::OtherWorkspace(want, got) => {
+                let show = |p: &Option<Placement>| {
+                    p.map_or("appended directly".to_string(), |p| p.to_string())
+                };
+                format!(
+                    "accepted through another workspace: expected {}, the compiler: {}",
+                    show(want),
+                    show(got)
+                )
+            }
         }
     }
 }
@@ -152,8 +177,15 @@ pub fn judge(k: &Kernel, compiled: &Compiled) -> Verdict {
     let expected = limitations(k);
     match compiled {
         Compiled::Panicked(m) => Verdict::CompilerPanic(m.clone()),
-        Compiled::Accepted if expected.is_empty() => Verdict::Accepted,
-        Compiled::Accepted => Verdict::AcceptedBeyondRules(expected),
+        Compiled::Accepted(got) if expected.is_empty() => {
+            let want = workspace(k);
+            if want == *got {
+                Verdict::Accepted
+            } else {
+                Verdict::OtherWorkspace(want, *got)
+            }
+        }
+        Compiled::Accepted(_) => Verdict::AcceptedBeyondRules(expected),
         Compiled::Refused(msgs) => {
             let all = msgs.join(" | ");
             if let Some(m) = msgs.iter().find(|m| m.contains("internal error")) {

@@ -11,8 +11,8 @@ use crate::format::{
     random_assemblable_kinds, random_modes, random_unassemblable_kinds, random_valid_kinds, Format,
     IndexTy, ALIASES, INPUT_ONLY, MAX_BCSR_BLOCK, REMAPPED, STRUCTURED,
 };
-use crate::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
-use crate::rng::Rng;
+use crate::kernel::{Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, ValTy};
+use crate::rng::{mix, Rng};
 use crate::semantics::{limitations, Limitation};
 
 /// Most non-dense operands in one statement. Loops over more than three merge compactly (one
@@ -47,6 +47,21 @@ pub const P_STRUCTURED: f64 = 0.3;
 /// Probability that a kernel without a loop order is kept rather than re-drawn.
 pub const P_KEEP_NO_ORDER: f64 = 0.12;
 
+/// Probability that a kernel whose sparse output is appended (not written in place) carries a
+/// `#[schedule(workspace(v[, dense|hash]))]` attribute. Schedules are drawn from a stream of
+/// their own ([`SCHEDULE_STREAM`]) after the kernel is complete, so a kernel without one is
+/// exactly the kernel its seed gave before schedules were drawn.
+pub const P_SCHEDULE: f64 = 1.0 / 6.0;
+/// Probability of a (refused) schedule on a kernel whose output is written in place (dense, or
+/// dense rows of a hash table).
+pub const P_SCHEDULE_IN_PLACE: f64 = 0.02;
+/// Probability of a (refused) schedule on a kernel with a scalar output.
+pub const P_SCHEDULE_SCALAR: f64 = 0.01;
+/// Probability that a schedule names a variable that does not index the output (refused).
+pub const P_SCHEDULE_OTHER_VAR: f64 = 0.08;
+/// The salt of the schedule stream: `Rng::new(mix(seed, SCHEDULE_STREAM))`.
+pub const SCHEDULE_STREAM: u64 = 0x5c4e_d01e;
+
 const PLAIN_TENSORS: &[&str] = &["a", "b", "c", "d", "x", "y", "z", "w", "v", "u", "f", "g"];
 const UPPER_TENSORS: &[&str] = &["A", "B", "C", "D", "M"];
 const PLAIN_VARS: &[&str] = &["i", "j", "k", "l", "m", "n"];
@@ -70,7 +85,56 @@ pub fn generate(seed: u64) -> Kernel {
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
     let (template, out_order_hint, rhs) = g.template();
     let rhs = g.decorate(rhs);
-    g.finish(seed, template, out_order_hint, rhs)
+    let mut k = g.finish(seed, template, out_order_hint, rhs);
+    k.schedule = schedule(&mut Rng::new(mix(seed, SCHEDULE_STREAM)), &k);
+    k
+}
+
+/// Draws a workspace schedule for a finished kernel, or none: mostly on appended sparse
+/// outputs, naming one of the output's variables (any storage level, so some placements are
+/// impossible and refused as `no loop order`), sometimes another variable; rarely on an output
+/// written in place or a scalar output, which are refused. The accumulator is left to the
+/// compiler half the time. A variable is sometimes spelled as a raw identifier, or a raw one
+/// without its `r#` (the compiler compares names without it).
+fn schedule(rng: &mut Rng, k: &Kernel) -> Option<Schedule> {
+    let p = match k.out_format() {
+        None => P_SCHEDULE_SCALAR,
+        Some(_) if k.in_place_output() => P_SCHEDULE_IN_PLACE,
+        Some(_) => P_SCHEDULE,
+    };
+    if !rng.chance(p) {
+        return None;
+    }
+    let others: Vec<&String> = (0..k.n_vars())
+        .filter(|v| !k.out_vars.contains(v))
+        .map(|v| &k.var_names[v])
+        .collect();
+    let var = if k.out_vars.is_empty() || rng.chance(P_SCHEDULE_OTHER_VAR) {
+        if !others.is_empty() && rng.chance(0.7) {
+            rng.pick(&others).to_string()
+        } else {
+            // A name no parameter or variable of the kernel uses.
+            let taken = |c: &str| {
+                k.var_names.iter().any(|n| crate::kernel::same_name(n, c))
+                    || k.params
+                        .iter()
+                        .any(|p| crate::kernel::same_name(&p.name, c))
+            };
+            ["q", "o", "zz", "w_", "row"]
+                .iter()
+                .find(|c| !taken(c))
+                .map_or_else(|| "unused_var".to_string(), |c| c.to_string())
+        }
+    } else {
+        k.var_names[*rng.pick(&k.out_vars)].clone()
+    };
+    let var = match var.strip_prefix("r#") {
+        Some(plain) if !KEYWORDS.contains(&plain) && rng.chance(0.5) => plain.to_string(),
+        None if rng.chance(0.05) => format!("r#{var}"),
+        _ => var,
+    };
+    let kind = [None, Some(Accumulator::Dense), Some(Accumulator::Hash)][rng.weighted(&[2, 1, 1])];
+    Some(Schedule { var, kind })
 }
 
 /// Generator state while building one kernel.
@@ -529,6 +593,7 @@ impl Gen {
             rhs,
             var_names: vec![String::new(); n_vars],
             semicolon: self.rng.chance(0.5),
+            schedule: None,
         };
         self.name(&mut k);
         self.assign_formats(&mut k, &orders, &divisor);

@@ -207,6 +207,53 @@ pub struct Kernel {
     pub var_names: Vec<String>,
     /// Whether the statement ends with `;`.
     pub semicolon: bool,
+    /// A `#[schedule(workspace(..))]` attribute on the function, if any.
+    pub schedule: Option<Schedule>,
+}
+
+/// The accumulator of a workspace (`workspace(v, dense)` / `workspace(v, hash)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Accumulator {
+    /// An array over the workspace's coordinates with a list of the touched ones.
+    Dense,
+    /// A hash table of the touched coordinates.
+    Hash,
+}
+
+impl Accumulator {
+    /// The schedule's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Accumulator::Dense => "dense",
+            Accumulator::Hash => "hash",
+        }
+    }
+}
+
+/// `#[schedule(workspace(var[, kind]))]`: compute the output's levels from the one storing
+/// `var` down in a workspace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// The variable as written: usually one of the output's (possibly spelled with or without
+    /// `r#`), sometimes another variable of the kernel or a name it does not use.
+    pub var: String,
+    /// The accumulator, if the directive names one.
+    pub kind: Option<Accumulator>,
+}
+
+impl Schedule {
+    /// The attribute as written.
+    pub fn attribute(&self) -> String {
+        match self.kind {
+            None => format!("#[schedule(workspace({}))]", self.var),
+            Some(k) => format!("#[schedule(workspace({}, {}))]", self.var, k.name()),
+        }
+    }
+}
+
+/// Whether two identifiers name the same thing (raw identifiers compared without `r#`).
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.trim_start_matches("r#") == b.trim_start_matches("r#")
 }
 
 impl Kernel {
@@ -258,8 +305,12 @@ impl Kernel {
                 .collect();
             let _ = write!(lhs, "({})", names.join(", "));
         }
+        let attribute = self
+            .schedule
+            .as_ref()
+            .map_or(String::new(), |s| s.attribute() + "\n");
         format!(
-            "fn {}({}) {{\n    {} {} {}{}\n}}",
+            "{attribute}fn {}({}) {{\n    {} {} {}{}\n}}",
             self.fn_name(),
             params.join(", "),
             lhs,

@@ -2,7 +2,7 @@
 //! and which documented limitation (if any) a kernel hits.
 
 use crate::format::{Format, Kind};
-use crate::kernel::{Expr, Kernel, Op, ParamKind};
+use crate::kernel::{same_name, Accumulator, Expr, Kernel, Op, ParamKind, Schedule};
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -189,16 +189,26 @@ pub enum Limitation {
     SparseDivisor,
     /// A sparse output format that cannot be assembled.
     OutputFormat,
-    /// No loop order exists.
+    /// No loop order exists (for a kernel with a workspace schedule: none below loops over
+    /// the output levels above the scheduled one).
     Order,
+    /// A workspace schedule on a kernel whose output is a scalar.
+    ScheduleScalar,
+    /// A workspace schedule on an output written in place (dense, or `Dense`\* then `Hashed`).
+    ScheduleInPlace,
+    /// A workspace schedule naming a variable that does not index the output.
+    ScheduleVar,
 }
 
 impl Limitation {
     /// All limitations, in summary order.
-    pub const ALL: [Limitation; 3] = [
+    pub const ALL: [Limitation; 6] = [
         Limitation::Order,
         Limitation::OutputFormat,
         Limitation::SparseDivisor,
+        Limitation::ScheduleScalar,
+        Limitation::ScheduleInPlace,
+        Limitation::ScheduleVar,
     ];
 
     /// The phrase the compiler's message must contain.
@@ -207,6 +217,9 @@ impl Limitation {
             Limitation::SparseDivisor => "divisor",
             Limitation::OutputFormat => "cannot be assembled",
             Limitation::Order => "no loop order",
+            Limitation::ScheduleScalar => "this kernel's output is a scalar",
+            Limitation::ScheduleInPlace => "needs no workspace",
+            Limitation::ScheduleVar => "is not an index variable of the output",
         }
     }
 
@@ -216,6 +229,9 @@ impl Limitation {
             Limitation::SparseDivisor => "sparse-divisor",
             Limitation::OutputFormat => "output-format",
             Limitation::Order => "order",
+            Limitation::ScheduleScalar => "schedule-scalar",
+            Limitation::ScheduleInPlace => "schedule-in-place",
+            Limitation::ScheduleVar => "schedule-variable",
         }
     }
 }
@@ -236,10 +252,92 @@ pub fn limitations(k: &Kernel) -> Vec<Limitation> {
     if sparse_out && !k.out_format().is_some_and(Format::assemblable) {
         found.push(Limitation::OutputFormat);
     }
-    if !has_loop_order(k) {
-        found.push(Limitation::Order);
+    match &k.schedule {
+        None if !has_loop_order(k) => found.push(Limitation::Order),
+        None => {}
+        Some(s) => match schedule_level(k, s) {
+            Err(l) => found.push(l),
+            Ok(m) => {
+                if !workspace_levels(k).contains(&m) {
+                    found.push(Limitation::Order);
+                }
+            }
+        },
     }
     found
+}
+
+/// The output storage level a workspace schedule starts at, or the refusal of the directive
+/// itself (checked in this order: a scalar output, an output written in place, a variable that
+/// indexes no level of the output). With a schedule, the compiler tries no other placement:
+/// the kernel is accepted iff rule (d) holds at that level ([`workspace_levels`]), even when a
+/// direct order exists.
+pub fn schedule_level(k: &Kernel, s: &Schedule) -> Result<usize, Limitation> {
+    let Some(f) = k.out_format() else {
+        return Err(Limitation::ScheduleScalar);
+    };
+    if k.in_place_output() {
+        return Err(Limitation::ScheduleInPlace);
+    }
+    (0..f.kinds.len())
+        .find(|&level| {
+            k.out_vars
+                .get(f.modes[level])
+                .is_some_and(|&v| same_name(&k.var_names[v], &s.var))
+        })
+        .ok_or(Limitation::ScheduleVar)
+}
+
+/// Where an accepted kernel's output goes through a workspace, and which accumulator holds
+/// it: the compiler's documented choice, which the tester checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The first output storage level computed in the workspace.
+    pub level: usize,
+    /// The accumulator.
+    pub kind: Accumulator,
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} workspace from level {}",
+            self.kind.name(),
+            self.level
+        )
+    }
+}
+
+/// The workspace an accepted kernel (no [`limitations`]) is computed through, if any: with a
+/// schedule, the one it asks for (its kind, else dense for one workspace level and hash for
+/// more); without, one only when no loop order appends the sparse output directly (rule (c)),
+/// at the deepest level where rule (d) holds, with the default kind.
+pub fn workspace(k: &Kernel) -> Option<Placement> {
+    let f = k.out_format()?;
+    let levels = f.kinds.len();
+    let default = |level: usize| {
+        if levels - level <= 1 {
+            Accumulator::Dense
+        } else {
+            Accumulator::Hash
+        }
+    };
+    if let Some(s) = &k.schedule {
+        let level = schedule_level(k, s).ok()?;
+        return Some(Placement {
+            level,
+            kind: s.kind.unwrap_or(default(level)),
+        });
+    }
+    if k.in_place_output() || direct_order_exists(k) {
+        return None;
+    }
+    let level = workspace_levels(k).into_iter().max()?;
+    Some(Placement {
+        level,
+        kind: default(level),
+    })
 }
 
 fn has_sparse_divisor(k: &Kernel, e: &Expr, below_divisor: bool) -> bool {
@@ -419,38 +517,46 @@ pub fn has_loop_order(k: &Kernel) -> bool {
 /// [`has_loop_order`], with or without the requirement that the terms of a dense output agree
 /// on the order of the output variables.
 pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
+    if !k.in_place_output() {
+        return direct_order_exists(k) || !workspace_levels(k).is_empty();
+    }
     let (k, hidden) = &with_hidden_vars(k);
     let placed = place_with_hidden(k, hidden);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    if k.in_place_output() {
-        let graphs: Vec<Constraints> = terms(&placed)
-            .iter()
-            .map(|t| term_constraints(k, t, &out))
-            .collect();
-        if !shared_output_order {
-            return graphs.iter().all(Constraints::satisfiable);
-        }
-        // Some order of the output variables extends to an order of every term.
-        permutations(&k.out_vars).iter().any(|perm| {
-            graphs.iter().all(|g| {
-                let mut g = Constraints {
-                    n: g.n,
-                    edges: g.edges.clone(),
-                };
-                for w in perm.windows(2) {
-                    g.before(w[0], w[1]);
-                }
-                g.satisfiable()
-            })
-        })
-    } else {
-        let mut c = Constraints::new(k.n_vars());
-        access_constraints(k, &placed, &mut c);
-        nested_sum_constraints(&placed, &out, &mut c);
-        let f = k.out_format().expect("a sparse output has a format");
-        storage_order_constraints(f, &k.out_vars, true, &mut c);
-        c.satisfiable() || workspace_order_exists(k, &placed, &out)
+    let graphs: Vec<Constraints> = terms(&placed)
+        .iter()
+        .map(|t| term_constraints(k, t, &out))
+        .collect();
+    if !shared_output_order {
+        return graphs.iter().all(Constraints::satisfiable);
     }
+    // Some order of the output variables extends to an order of every term.
+    permutations(&k.out_vars).iter().any(|perm| {
+        graphs.iter().all(|g| {
+            let mut g = Constraints {
+                n: g.n,
+                edges: g.edges.clone(),
+            };
+            for w in perm.windows(2) {
+                g.before(w[0], w[1]);
+            }
+            g.satisfiable()
+        })
+    })
+}
+
+/// Rule (c): one order of a sparse output's term (root sum nested) that follows the output's
+/// storage order, so the output is appended directly.
+fn direct_order_exists(k: &Kernel) -> bool {
+    let (k, hidden) = &with_hidden_vars(k);
+    let placed = place_with_hidden(k, hidden);
+    let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
+    let mut c = Constraints::new(k.n_vars());
+    access_constraints(k, &placed, &mut c);
+    nested_sum_constraints(&placed, &out, &mut c);
+    let f = k.out_format().expect("a sparse output has a format");
+    storage_order_constraints(f, &k.out_vars, true, &mut c);
+    c.satisfiable()
 }
 
 /// Rules (a) and (b) for one additive term of an output written in place (its root sum free).
@@ -465,15 +571,17 @@ fn term_constraints(k: &Kernel, t: &Term<'_>, out: &BTreeSet<usize>) -> Constrai
     c
 }
 
-/// Rule (d), workspaces: a sparse output no order appends directly is appended through a
-/// workspace when its last level is not `Dense` (no dense block at its bottom) and, for some
-/// level `m` of it, every additive term of the right side (split as for an output written in
-/// place, its root sum free) has an order satisfying (a) and (b) that starts with the
-/// variables of the output's levels above `m`, in storage order.
-fn workspace_order_exists(k: &Kernel, placed: &Placed, out: &BTreeSet<usize>) -> bool {
-    let f = k.out_format().expect("a sparse output has a format");
-    if f.kinds.last() == Some(&Kind::Dense) {
-        return false;
+/// Rule (d), workspaces: the output storage levels `m` at which a sparse output can be
+/// appended through a workspace. None when its last level is `Dense` (a dense block at its
+/// bottom); otherwise every `m` for which every additive term of the right side (split as for
+/// an output written in place, its root sum free) has an order satisfying (a) and (b) that
+/// starts with the variables of the output's levels above `m`, in storage order.
+pub fn workspace_levels(k: &Kernel) -> Vec<usize> {
+    let Some(f) = k.out_format() else {
+        return Vec::new();
+    };
+    if k.in_place_output() || f.kinds.last() == Some(&Kind::Dense) {
+        return Vec::new();
     }
     // A remapped output (refused as unassemblable) has no variables for its hidden modes.
     let Some(storage) = f
@@ -482,24 +590,29 @@ fn workspace_order_exists(k: &Kernel, placed: &Placed, out: &BTreeSet<usize>) ->
         .map(|&m| k.out_vars.get(m).copied())
         .collect::<Option<Vec<usize>>>()
     else {
-        return false;
+        return Vec::new();
     };
-    let terms = terms(placed);
-    (0..storage.len()).any(|m| {
-        let outer = &storage[..m];
-        terms.iter().all(|t| {
-            let mut c = term_constraints(k, t, out);
-            for w in outer.windows(2) {
-                c.before(w[0], w[1]);
-            }
-            if let Some(&last) = outer.last() {
-                for v in (0..k.n_vars()).filter(|v| !outer.contains(v)) {
-                    c.before(last, v);
+    let (k, hidden) = &with_hidden_vars(k);
+    let placed = place_with_hidden(k, hidden);
+    let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
+    let terms = terms(&placed);
+    (0..storage.len())
+        .filter(|&m| {
+            let outer = &storage[..m];
+            terms.iter().all(|t| {
+                let mut c = term_constraints(k, t, &out);
+                for w in outer.windows(2) {
+                    c.before(w[0], w[1]);
                 }
-            }
-            c.satisfiable()
+                if let Some(&last) = outer.last() {
+                    for v in (0..k.n_vars()).filter(|v| !outer.contains(v)) {
+                        c.before(last, v);
+                    }
+                }
+                c.satisfiable()
+            })
         })
-    })
+        .collect()
 }
 
 /// The kernel as its loops see it: every access of a remapped format (`Dia`, `Bcsr`, `Csb`)

@@ -1,10 +1,15 @@
 //! The tester's own reading of the language, on the examples of the language definition and
 //! the known defect reproducers: sum placement, acceptance, values and presence.
 
+use sparse_difftest_gen::classify::{compile, judge, Compiled, Verdict};
 use sparse_difftest_gen::format::{Format, Kind};
-use sparse_difftest_gen::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
+use sparse_difftest_gen::kernel::{
+    Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, ValTy,
+};
 use sparse_difftest_gen::reference::{check_dense, check_sparse, evaluate, Stored};
-use sparse_difftest_gen::semantics::{has_loop_order_with, limitations, place, Limitation};
+use sparse_difftest_gen::semantics::{
+    has_loop_order_with, limitations, place, workspace, workspace_levels, Limitation, Placement,
+};
 
 fn input(name: &str, fmt: Format) -> Param {
     Param {
@@ -74,6 +79,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
             .map(|s| s.to_string())
             .collect(),
         semicolon: false,
+        schedule: None,
     }
 }
 
@@ -340,6 +346,213 @@ fn remapped_formats_sum_their_hidden_modes_inside_their_access() {
     assert_eq!(alias("Csb").modes, vec![2, 3, 0, 1]);
 }
 
+/// `k` with `#[schedule(workspace(var[, kind]))]`.
+fn scheduled(k: &Kernel, var: &str, kind: Option<Accumulator>) -> Kernel {
+    let mut k = k.clone();
+    k.schedule = Some(Schedule {
+        var: var.into(),
+        kind,
+    });
+    k
+}
+
+fn at(level: usize, kind: Accumulator) -> Option<Placement> {
+    Some(Placement { level, kind })
+}
+
+/// The oracle's verdict and the compiler's agree (the compiler's workspace included).
+fn compiler_agrees(k: &Kernel) {
+    let compiled = compile(k);
+    let verdict = judge(k, &compiled);
+    assert!(
+        matches!(verdict, Verdict::Accepted | Verdict::RefusedAsExpected(_)),
+        "{}\noracle: {:?}, {:?}; compiler: {compiled:?}",
+        k.source(),
+        limitations(k),
+        workspace(k),
+    );
+}
+
+#[test]
+fn a_schedule_is_honoured_even_where_a_direct_order_exists() {
+    use Accumulator::{Dense, Hash};
+    // c(i, j) = a(i, j) * b(i, j), all Csr: appended directly without a schedule.
+    let k = kernel(
+        vec![
+            output("c", alias("Csr")),
+            input("a", alias("Csr")),
+            input("b", alias("Csr")),
+        ],
+        &[I, J],
+        mul(acc(1, &[I, J]), acc(2, &[I, J])),
+    );
+    assert_eq!(limitations(&k), vec![]);
+    assert_eq!(workspace(&k), None);
+    assert_eq!(workspace_levels(&k), vec![0, 1]);
+    // workspace(j): rows appended by the loop over i, each row through a workspace; the
+    // default accumulator of one workspace level is dense.
+    let row = scheduled(&k, "j", None);
+    assert_eq!(limitations(&row), vec![]);
+    assert_eq!(workspace(&row), at(1, Dense));
+    assert_eq!(workspace(&scheduled(&k, "j", Some(Hash))), at(1, Hash));
+    // workspace(i): all of it in a workspace, hashed by default (two levels).
+    assert_eq!(workspace(&scheduled(&k, "i", None)), at(0, Hash));
+    assert_eq!(workspace(&scheduled(&k, "i", Some(Dense))), at(0, Dense));
+    // A raw spelling names the same variable.
+    assert_eq!(workspace(&scheduled(&k, "r#j", None)), at(1, Dense));
+    for var in ["i", "j", "r#j"] {
+        for kind in [None, Some(Dense), Some(Hash)] {
+            compiler_agrees(&scheduled(&k, var, kind));
+        }
+    }
+    // The output's storage order decides the level: a Csc output stores j first.
+    let mut csc = k.clone();
+    csc.params[0] = output("c", alias("Csc"));
+    assert_eq!(workspace(&scheduled(&csc, "i", None)), at(1, Dense));
+    assert_eq!(workspace(&scheduled(&csc, "j", None)), at(0, Hash));
+    compiler_agrees(&scheduled(&csc, "i", None));
+    compiler_agrees(&scheduled(&csc, "j", None));
+}
+
+#[test]
+fn a_schedule_at_an_impossible_level_is_refused() {
+    use Accumulator::{Dense, Hash};
+    // c(i, j) = a(j, i), both Csr: no direct order; a workspace holding all of c works, one
+    // per row does not (a's rows are c's columns).
+    let k = kernel(
+        vec![output("c", alias("Csr")), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[J, I]),
+    );
+    assert_eq!(workspace_levels(&k), vec![0]);
+    assert_eq!(workspace(&k), at(0, Hash));
+    assert_eq!(limitations(&scheduled(&k, "i", None)), vec![]);
+    assert_eq!(
+        limitations(&scheduled(&k, "j", Some(Dense))),
+        vec![Limitation::Order]
+    );
+    compiler_agrees(&k);
+    compiler_agrees(&scheduled(&k, "i", None));
+    compiler_agrees(&scheduled(&k, "j", Some(Dense)));
+    // Gustavson's SpGEMM: C(i,k) = A(i,j) * B(j,k), all Csr. The deepest workspace is a row
+    // (the compiler's choice without a schedule); all of C also works.
+    let spgemm = kernel(
+        vec![
+            output("C", alias("Csr")),
+            input("A", alias("Csr")),
+            input("B", alias("Csr")),
+        ],
+        &[I, K],
+        mul(acc(1, &[I, J]), acc(2, &[J, K])),
+    );
+    assert_eq!(workspace(&spgemm), at(1, Dense));
+    assert_eq!(workspace(&scheduled(&spgemm, "i", None)), at(0, Hash));
+    compiler_agrees(&spgemm);
+    compiler_agrees(&scheduled(&spgemm, "i", None));
+    compiler_agrees(&scheduled(&spgemm, "k", Some(Hash)));
+    // An output ending in a dense block is never copied out of a workspace: appended directly
+    // it is accepted, scheduled it has no loop order.
+    let block = Format::explicit(
+        &mut sparse_difftest_gen::rng::Rng::new(1),
+        vec![Kind::Compressed, Kind::Dense],
+        vec![0, 1],
+    );
+    let k = kernel(
+        vec![output("c", block), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[I, J]),
+    );
+    assert_eq!(limitations(&k), vec![]);
+    assert_eq!(workspace_levels(&k), Vec::<usize>::new());
+    for var in ["i", "j"] {
+        let s = scheduled(&k, var, None);
+        assert_eq!(limitations(&s), vec![Limitation::Order], "{var}");
+        compiler_agrees(&s);
+    }
+}
+
+#[test]
+fn schedules_the_compiler_cannot_honour_are_refused_by_kind() {
+    // A scalar output.
+    let dot = kernel(
+        vec![
+            scalar_out("s"),
+            input("x", alias("SparseVec")),
+            input("y", alias("Dense1")),
+        ],
+        &[],
+        mul(acc(1, &[I]), acc(2, &[I])),
+    );
+    let s = scheduled(&dot, "i", None);
+    assert_eq!(limitations(&s), vec![Limitation::ScheduleScalar]);
+    compiler_agrees(&s);
+    // Outputs written in place: dense, and dense rows of a hash table.
+    for out in ["Dense2", "HashMat"] {
+        let k = kernel(
+            vec![output("c", alias(out)), input("a", alias("Csr"))],
+            &[I, J],
+            acc(1, &[I, J]),
+        );
+        let s = scheduled(&k, "j", Some(Accumulator::Dense));
+        assert_eq!(limitations(&s), vec![Limitation::ScheduleInPlace], "{out}");
+        compiler_agrees(&s);
+    }
+    // A variable that does not index the output: a reduction variable, or an unused name.
+    let spmv = kernel(
+        vec![
+            output("y", alias("SparseVec")),
+            input("A", alias("Csr")),
+            input("x", alias("Dense1")),
+        ],
+        &[I],
+        mul(acc(1, &[I, J]), acc(2, &[J])),
+    );
+    assert_eq!(limitations(&spmv), vec![]);
+    for var in ["j", "q"] {
+        let s = scheduled(&spmv, var, None);
+        assert_eq!(limitations(&s), vec![Limitation::ScheduleVar], "{var}");
+        compiler_agrees(&s);
+    }
+    // `+=` into a scheduled output: its old contents join the right side, in the workspace.
+    let mut update = scheduled(&spmv, "i", Some(Accumulator::Hash));
+    update.accumulate = true;
+    assert_eq!(limitations(&update), vec![]);
+    assert_eq!(workspace(&update), at(0, Accumulator::Hash));
+    compiler_agrees(&update);
+    // The directive is checked after the statement: a kernel refused for another reason is
+    // refused for it.
+    let ds = Format::explicit(
+        &mut sparse_difftest_gen::rng::Rng::new(1),
+        vec![Kind::Dense, Kind::Singleton],
+        vec![0, 1],
+    );
+    let k = kernel(
+        vec![output("c", ds), input("a", alias("Csr"))],
+        &[I, J],
+        acc(1, &[I, J]),
+    );
+    let s = scheduled(&k, "j", None);
+    assert_eq!(limitations(&s), vec![Limitation::OutputFormat]);
+    compiler_agrees(&s);
+}
+
+#[test]
+fn a_schedule_renders_as_an_attribute() {
+    let k = kernel(
+        vec![output("y", alias("SparseVec")), input("a", alias("Csr"))],
+        &[I],
+        acc(1, &[I, J]),
+    );
+    let s = scheduled(&k, "r#i", Some(Accumulator::Hash));
+    let src = s.source();
+    assert!(
+        src.starts_with("#[schedule(workspace(r#i, hash))]\nfn k0(y: &mut SparseVec<f64>"),
+        "{src}"
+    );
+    syn_parses(&src);
+    assert!(matches!(compile(&s), Compiled::Accepted(Some(_))));
+}
+
 fn stored(shape: &[usize], entries: &[(&[usize], f64)]) -> Option<Stored> {
     Some(Stored {
         shape: shape.to_vec(),
@@ -464,9 +677,18 @@ fn syn_parses(src: &str) {
 
 #[test]
 fn generation_is_deterministic_and_parses() {
+    let mut schedules = std::collections::BTreeSet::new();
     for seed in 0..2000 {
         let k = sparse_difftest_gen::generate(seed);
         assert_eq!(k, sparse_difftest_gen::generate(seed));
+        if let Some(s) = &k.schedule {
+            let output = match k.out_format() {
+                None => "scalar",
+                Some(_) if k.in_place_output() => "in place",
+                Some(_) => "appended",
+            };
+            schedules.insert((output, limitations(&k).first().copied(), s.kind));
+        }
         // Depth 6, or a chain of up to 10 operands (the wide template) with decorations.
         assert!(k.rhs.depth() <= 14, "seed {seed}");
         for p in &k.params {
@@ -475,5 +697,17 @@ fn generation_is_deterministic_and_parses() {
             }
         }
         syn_parses(&k.source());
+    }
+    // Schedules are drawn on every kind of output, accepted and refused for each reason.
+    for lim in [None, Some(Limitation::Order), Some(Limitation::ScheduleVar)] {
+        assert!(
+            schedules.iter().any(|s| s.0 == "appended" && s.1 == lim),
+            "{lim:?}: {schedules:?}"
+        );
+    }
+    assert!(schedules.iter().any(|s| s.0 == "in place"));
+    assert!(schedules.iter().any(|s| s.0 == "scalar"));
+    for kind in [None, Some(Accumulator::Dense), Some(Accumulator::Hash)] {
+        assert!(schedules.iter().any(|s| s.2 == kind));
     }
 }

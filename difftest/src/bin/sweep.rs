@@ -11,13 +11,15 @@
 //! state is in `DIR`), `--seeds A,B,..` (exactly these kernels), `--ci` (the CI subset, compared
 //! with `difftest/known_failures.txt`), `--timeout SECS` (per kernel, default 120), `--formats
 //! F,G,..` (only kernels with an input of one of these aliases, e.g. `Bcsr,Csb`: seeds are
-//! scanned from `--start` until `--kernels` of them are found).
+//! scanned from `--start` until `--kernels` of them are found), `--workspace` (likewise, only
+//! kernels that carry a schedule or that the compiler or the oracle computes through a
+//! workspace).
 
 use sparse_difftest::gen::classify::{self, Compiled, Verdict};
 use sparse_difftest::gen::kernel::Kernel;
 use sparse_difftest::gen::semantics::{self, Limitation};
 use sparse_difftest::gen::{self as gen, generate};
-use sparse_difftest::{defect_class, from_one_line, kernel_module, Class};
+use sparse_difftest::{defect_class, from_one_line, kernel_module, Class, WorkspaceTally};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write as _};
@@ -39,13 +41,14 @@ struct Options {
     write_known: bool,
     timeout: Duration,
     formats: Option<Vec<String>>,
+    workspace: bool,
 }
 
 fn usage(msg: &str) -> ! {
     eprintln!("sweep: {msg}");
     eprintln!(
         "usage: sweep [--kernels N] [--start SEED] [--batch B] [--out DIR] [--resume] \
-         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..]"
+         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace]"
     );
     std::process::exit(2)
 }
@@ -62,6 +65,7 @@ fn options() -> Options {
         write_known: false,
         timeout: Duration::from_secs(120),
         formats: None,
+        workspace: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -81,6 +85,7 @@ fn options() -> Options {
             "--resume" => o.resume = true,
             "--ci" => o.ci = true,
             "--write-known-failures" => o.write_known = true,
+            "--workspace" => o.workspace = true,
             "--timeout" => o.timeout = Duration::from_secs(num(value())),
             "--formats" => {
                 let names: Vec<String> = value().split(',').map(|s| s.trim().to_string()).collect();
@@ -122,14 +127,17 @@ struct Tally {
     /// Per structured alias (`format::STRUCTURED`): kernels with an input of it, and how many
     /// of those the compiler accepted.
     uses: BTreeMap<String, (u64, u64)>,
+    /// Accepted kernels computed through a workspace.
+    workspaces: WorkspaceTally,
 }
 
-const VERDICT_KEYS: [&str; 5] = [
+const VERDICT_KEYS: [&str; 6] = [
     "refused outside limitations",
     "accepted beyond rules",
     "refused for the wrong reason",
     "internal errors",
     "compiler panics",
+    "accepted through another workspace",
 ];
 
 fn verdict_key(v: &Verdict) -> Option<&'static str> {
@@ -139,6 +147,7 @@ fn verdict_key(v: &Verdict) -> Option<&'static str> {
         Verdict::RefusedForWrongReason(..) => VERDICT_KEYS[2],
         Verdict::InternalError(_) => VERDICT_KEYS[3],
         Verdict::CompilerPanic(_) => VERDICT_KEYS[4],
+        Verdict::OtherWorkspace(..) => VERDICT_KEYS[5],
         Verdict::Accepted | Verdict::RefusedAsExpected(_) => return None,
     })
 }
@@ -155,8 +164,9 @@ impl Tally {
         format!(
             "difftest: {} kernels, {} accepted, {} refused [{}], {} refused outside limitations, \
              {} accepted beyond rules, {} refused for the wrong reason, {} internal errors, \
-             {} compiler panics, {} wrong, {} panics, {} aborts, {} expansions that fail to \
-             compile, {} invalid outputs, {} invalid inputs",
+             {} compiler panics, {} accepted through another workspace, {} wrong, {} panics, \
+             {} aborts, {} expansions that fail to compile, {} invalid outputs, {} invalid \
+             inputs",
             self.kernels,
             self.accepted,
             refused,
@@ -166,6 +176,7 @@ impl Tally {
             v(VERDICT_KEYS[2]),
             v(VERDICT_KEYS[3]),
             v(VERDICT_KEYS[4]),
+            v(VERDICT_KEYS[5]),
             f(Class::Wrong),
             f(Class::Panic),
             f(Class::Abort),
@@ -185,6 +196,11 @@ impl Tally {
             })
             .collect();
         format!("difftest: kernels with an input of {}", per.join(", "))
+    }
+
+    /// Workspaces.
+    fn workspace_line(&self) -> String {
+        format!("difftest: {}", self.workspaces.line(self.accepted))
     }
 
     fn save(&self) -> String {
@@ -208,6 +224,7 @@ impl Tally {
         for (f, (all, acc)) in &self.uses {
             let _ = writeln!(s, "uses {f} {all} {acc}");
         }
+        s += &self.workspaces.save();
         s
     }
 
@@ -242,6 +259,9 @@ impl Tally {
                 }
                 ["uses", f, all, acc] => {
                     t.uses.insert(f.to_string(), (num(all), num(acc)));
+                }
+                ["workspaces", ..] => {
+                    t.workspaces = WorkspaceTally::load(line).unwrap_or_default();
                 }
                 _ => {}
             }
@@ -281,10 +301,13 @@ fn main() {
             .flatten()
             .map(|f| f.split(',').map(str::to_string).collect())
     });
+    // A resumed sweep keeps its workspace filter.
+    let workspace_only =
+        o.workspace || (o.resume && state_text.lines().any(|l| l == "workspace-only"));
     let wanted = |id: u64| {
-        formats
-            .as_ref()
-            .is_none_or(|f| uses_formats(&generate(id), f))
+        let k = generate(id);
+        formats.as_ref().is_none_or(|f| uses_formats(&k, f))
+            && (!workspace_only || through_workspace(&k))
     };
     let (mut tally, seeds): (Tally, Vec<u64>) = if let Some(s) = &o.seeds {
         (Tally::default(), s.clone())
@@ -303,7 +326,11 @@ fn main() {
             .unwrap_or(t.next + o.kernels);
         let next = t.next;
         (t, (next..end).filter(|&id| wanted(id)).collect())
-    } else if formats.is_some() {
+    } else if formats.is_some() || workspace_only {
+        eprintln!(
+            "sweep: scanning seeds from {} for {} kernels that pass the filter",
+            o.start, o.kernels
+        );
         let seeds = (o.start..)
             .filter(|&id| wanted(id))
             .take(o.kernels as usize)
@@ -330,7 +357,7 @@ fn main() {
     );
 
     let scratch = o.out.join("scratch");
-    setup_scratch(&scratch);
+    let name = setup_scratch(&scratch);
     // The scratch crate must build without kernels, or every kernel would be blamed.
     write_batch(&scratch, &[]);
     if let Err(errors) = cargo_build(&scratch, &target) {
@@ -351,6 +378,12 @@ fn main() {
             let compiled = classify::compile(&k);
             let verdict = classify::judge(&k, &compiled);
             tally.kernels += 1;
+            let runs = verdict.runs() && !matches!(compiled, Compiled::Panicked(_));
+            let workspace = match compiled {
+                Compiled::Accepted(w) => w,
+                _ => None,
+            };
+            tally.workspaces.count(&k, runs, workspace);
             for name in gen::format::STRUCTURED {
                 if uses_formats(&k, &[name.to_string()]) {
                     let u = tally.uses.entry(name.to_string()).or_default();
@@ -365,7 +398,7 @@ fn main() {
                 *tally.verdicts.entry(key).or_insert(0) += 1;
                 findings.entry(id).or_default().verdict = Some(verdict.clone());
             }
-            if verdict.runs() && !matches!(compiled, Compiled::Panicked(_)) {
+            if runs {
                 tally.accepted += 1;
                 to_run.push(k);
             }
@@ -377,8 +410,15 @@ fn main() {
         tally.build_secs += t1.elapsed().as_secs_f64();
 
         let t2 = Instant::now();
-        let binary = target.join("difftest").join("difftest-batch");
+        let binary = target.join("difftest").join(&name);
         let ids: Vec<u64> = built.iter().map(|k| k.id).collect();
+        if !ids.is_empty() && older(&binary, &scratch.join("src/main.rs")) {
+            eprintln!(
+                "sweep: {} is older than the batch's source: cargo did not rebuild it",
+                binary.display()
+            );
+            std::process::exit(1);
+        }
         tally.cases += run_batch(&binary, &ids, o.timeout, &o.out, &mut findings);
         tally.run_secs += t2.elapsed().as_secs_f64();
 
@@ -401,6 +441,9 @@ fn main() {
         if let Some(f) = &formats {
             let _ = writeln!(state, "formats {}", f.join(","));
         }
+        if workspace_only {
+            let _ = writeln!(state, "workspace-only");
+        }
         std::fs::write(&state_path, state).expect("write state");
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         eprintln!(
@@ -414,6 +457,7 @@ fn main() {
         );
         eprintln!("{}", tally.summary());
         eprintln!("{}", tally.uses_line());
+        eprintln!("{}", tally.workspace_line());
     }
 
     if o.ci {
@@ -432,6 +476,15 @@ fn main() {
     );
     println!("{}", tally.summary());
     println!("{}", tally.uses_line());
+    println!("{}", tally.workspace_line());
+}
+
+/// Whether the kernel carries a schedule, or the oracle or the compiler computes it through a
+/// workspace (the `--workspace` filter).
+fn through_workspace(k: &Kernel) -> bool {
+    k.schedule.is_some()
+        || semantics::workspace(k).is_some()
+        || matches!(classify::compile(k), Compiled::Accepted(Some(_)))
 }
 
 /// Whether the kernel has an input of one of the aliases `formats`.
@@ -550,14 +603,25 @@ fn describe_finding(id: u64, f: &KernelFindings) -> String {
     s
 }
 
-/// Creates the scratch crate (its own workspace, sharing the target directory).
-fn setup_scratch(dir: &Path) {
+/// Creates the scratch crate (its own workspace, sharing the target directory); returns its
+/// package (and binary) name, `difftest-batch-` and a hash of its directory. Cargo does not hash
+/// a workspace root's path into its build units, so two scratch crates of one name (sweeps
+/// with different `--out`) would share one unit in the shared target directory, and the
+/// second would find it fresh (its dep-info names the first one's `main.rs`) and never build
+/// its own batches.
+fn setup_scratch(dir: &Path) -> String {
     std::fs::create_dir_all(dir.join("src")).expect("create the scratch crate");
+    let canonical = std::fs::canonicalize(dir).expect("the scratch directory");
+    let hash = canonical
+        .to_string_lossy()
+        .bytes()
+        .fold(0u64, |h, b| gen::rng::mix(h, u64::from(b)));
+    let name = format!("difftest-batch-{:08x}", hash as u32);
     let ws = std::fs::canonicalize(WORKSPACE).expect("the workspace");
     let manifest = format!(
         r#"# Generated by the difftest sweep; rewritten on every run.
 [package]
-name = "difftest-batch"
+name = "{name}"
 version = "0.0.0"
 edition = "2021"
 publish = false
@@ -589,6 +653,7 @@ opt-level = 3
     if !lock.exists() {
         let _ = std::fs::copy(Path::new(WORKSPACE).join("Cargo.lock"), &lock);
     }
+    name
 }
 
 /// Writes the batch's kernels as the scratch crate's `main.rs`; returns each kernel's line
@@ -821,6 +886,15 @@ fn run_batch(
         }
     }
     cases
+}
+
+/// Whether file `a` was last modified before file `b` (or either is missing).
+fn older(a: &Path, b: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (modified(a), modified(b)) {
+        (Some(a), Some(b)) => a < b,
+        _ => true,
+    }
 }
 
 fn tail(path: &Path, n: usize) -> String {
