@@ -562,7 +562,9 @@ fn describe_finding(id: u64, f: &KernelFindings) -> String {
         s,
         "- oracle: {}",
         if lims.is_empty() {
-            "accepted".to_string()
+            semantics::workspace(&k).map_or("accepted".to_string(), |w| {
+                format!("accepted, through a {w}")
+            })
         } else {
             lims.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
         }
