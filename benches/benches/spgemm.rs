@@ -37,11 +37,10 @@
 //! Run with `cargo bench -p sparse-benches --bench spgemm`.
 
 mod common;
-use common::{check_close, group, sprs_csr};
+use common::{check_same, group, nalgebra_csr, sprs_csr};
 use criterion::measurement::WallTime;
 use criterion::Throughput;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
-use nalgebra_sparse::CsrMatrix;
 use sparse_benches::{dump_csr, poisson_2d, random_uniform, rmat, CsrArrays};
 use sparse_runtime::prelude::*;
 use std::hint::black_box;
@@ -147,35 +146,6 @@ fn spgemm_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
         c.row_ptr
             .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
     }
-}
-
-/// The nalgebra-sparse matrix of the same arrays (`usize` indices).
-fn nalgebra_csr(m: &CsrArrays<u32>) -> CsrMatrix<f64> {
-    let m = m.with_index::<usize>();
-    CsrMatrix::try_from_csr_data(m.rows, m.cols, m.row_ptr, m.col_idx, m.vals)
-        .expect("valid CSR arrays")
-}
-
-/// `(row_ptr, col_idx, vals)` hold the same matrix as `want`: the same pattern, in the same
-/// (sorted) order, and values equal to rounding.
-///
-/// # Panics
-/// If they do not.
-fn check_same<P: Index, J: Index>(
-    name: &str,
-    row_ptr: &[P],
-    col_idx: &[J],
-    vals: &[f64],
-    want: &CsrArrays<u32>,
-) {
-    let same = |got: &[usize], want: &[u32]| {
-        got.len() == want.len() && got.iter().zip(want).all(|(&g, &w)| g == w as usize)
-    };
-    let row_ptr: Vec<usize> = row_ptr.iter().map(|p| p.to_usize()).collect();
-    let col_idx: Vec<usize> = col_idx.iter().map(|j| j.to_usize()).collect();
-    assert!(same(&row_ptr, &want.row_ptr), "{name}: row pointers differ");
-    assert!(same(&col_idx, &want.col_idx), "{name}: columns differ");
-    check_close(name, vals, &want.vals);
 }
 
 /// The number of multiply-adds of `A B`: for every entry `A(i, j)`, the entries of row `j`

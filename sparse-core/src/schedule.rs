@@ -140,19 +140,12 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
         );
         return;
     }
-    if schedule.workspace.is_some() {
-        diags.error_help(
-            list.span(),
-            "a kernel has at most one workspace",
-            "keep one `workspace(..)` directive",
-        );
-        return;
-    }
-    schedule.workspace = Some(WorkspaceDirective {
+    let directive = WorkspaceDirective {
         var,
         kind,
         span: list.span(),
-    });
+    };
+    set_once(&mut schedule.workspace, directive, list, "workspace", diags);
 }
 
 /// `order(i, j, ...)`.
@@ -168,15 +161,13 @@ fn read_order(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnos
             return;
         }
     };
-    if schedule.order.is_some() {
-        diags.error_help(
-            list.span(),
-            "a kernel has at most one loop order",
-            "keep one `order(..)` directive",
-        );
-        return;
-    }
-    schedule.order = Some((vars, list.span()));
+    set_once(
+        &mut schedule.order,
+        (vars, list.span()),
+        list,
+        "order",
+        diags,
+    );
 }
 
 /// The index variables of an `order(..)` directive, or errors at the unknown or repeated ones.
@@ -234,15 +225,26 @@ fn read_compute(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagn
             return;
         }
     };
-    if schedule.compute.is_some() {
+    set_once(&mut schedule.compute, name, list, "compute", diags);
+}
+
+/// Records a directive's value, or an error at it if the kernel already has one.
+fn set_once<T>(
+    slot: &mut Option<T>,
+    value: T,
+    list: &syn::MetaList,
+    directive: &str,
+    diags: &mut Diagnostics,
+) {
+    if slot.is_some() {
         diags.error_help(
             list.span(),
-            "a kernel has at most one compute-only variant",
-            "keep one `compute(..)` directive",
+            format!("a kernel takes at most one `{directive}` directive"),
+            format!("keep one `{directive}(..)`"),
         );
         return;
     }
-    schedule.compute = Some(name);
+    *slot = Some(value);
 }
 
 /// Whether `kernel` can have a compute-only variant: its output is sparse and appended (an

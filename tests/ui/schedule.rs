@@ -54,6 +54,10 @@ sparse_kernel! {
     pub fn update_compute(c: &mut Csr<f64>, a: &Csr<f64>) {
         c(i, j) += a(i, j)
     }
+    #[schedule(order(i), order(j))]
+    pub fn two_orders(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) = a(i, j)
+    }
     #[schedule(compute(x), compute(y))]
     pub fn two_computes(c: &mut Csr<f64>, a: &Csr<f64>) {
         c(i, j) = a(i, j)

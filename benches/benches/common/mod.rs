@@ -1,10 +1,12 @@
-//! Pieces the SpMV benches share: sprs as a contender, the value check run before timing,
+//! Pieces the benches share: sprs and nalgebra-sparse as contenders, the value checks run before timing,
 //! and the criterion group settings. Each bench uses a subset, hence `dead_code`.
 #![allow(dead_code)]
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
+use nalgebra_sparse::CsrMatrix;
 use sparse_benches::CsrArrays;
+use sparse_runtime::Index;
 use sprs::prod::mul_acc_mat_vec_csr;
 use sprs::CsMatI;
 use std::time::Duration;
@@ -50,4 +52,33 @@ pub fn group<'c>(c: &'c mut Criterion, name: &str, nnz: usize) -> BenchmarkGroup
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Elements(nnz as u64));
     group
+}
+
+/// The nalgebra-sparse matrix of the same arrays (`usize` indices).
+pub fn nalgebra_csr(m: &CsrArrays<u32>) -> CsrMatrix<f64> {
+    let m = m.with_index::<usize>();
+    CsrMatrix::try_from_csr_data(m.rows, m.cols, m.row_ptr, m.col_idx, m.vals)
+        .expect("valid CSR arrays")
+}
+
+/// `(row_ptr, col_idx, vals)` hold the same matrix as `want`: the same pattern, in the same
+/// (sorted) order, and values equal to rounding.
+///
+/// # Panics
+/// If they do not.
+pub fn check_same<P: Index, J: Index>(
+    name: &str,
+    row_ptr: &[P],
+    col_idx: &[J],
+    vals: &[f64],
+    want: &CsrArrays<u32>,
+) {
+    let same = |got: &[usize], want: &[u32]| {
+        got.len() == want.len() && got.iter().zip(want).all(|(&g, &w)| g == w as usize)
+    };
+    let row_ptr: Vec<usize> = row_ptr.iter().map(|p| p.to_usize()).collect();
+    let col_idx: Vec<usize> = col_idx.iter().map(|j| j.to_usize()).collect();
+    assert!(same(&row_ptr, &want.row_ptr), "{name}: row pointers differ");
+    assert!(same(&col_idx, &want.col_idx), "{name}: columns differ");
+    check_close(name, vals, &want.vals);
 }
