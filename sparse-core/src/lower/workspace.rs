@@ -244,50 +244,16 @@ impl Lowerer<'_> {
         let (last_group, _) = self.group_of(a, self.last_appending_level(a));
         let in_run = self.in_run(w, within);
         if d >= last_group {
-            let segment = d == last_group && format.levels[d].appends_segments();
-            if let Some(bulk) = self.bulk_append(a, d, within) {
-                let mut stmts = if segment {
-                    self.open_segment(a, d)
-                } else {
-                    Vec::new()
-                };
-                stmts.extend(bulk);
-                if segment {
-                    stmts.extend(self.close_segment(scope, a, d));
-                }
-                return stmts;
+            let entries = match self.bulk_append(a, d, within) {
+                Some(bulk) => bulk,
+                None => self.entry_loop(scope, w, a, d, within, in_run),
+            };
+            if !(d == last_group && format.levels[d].appends_segments()) {
+                return entries;
             }
-            // One output entry per accumulator entry.
-            let mut body = self.bind_coords(scope, w, d, format.order() - 1);
-            let value = call(
-                var(Local::Workspace),
-                "value_unchecked",
-                vec![var(Local::Cursor)],
-            );
-            body.extend(self.append_entry(a, value));
-            let mut stmts = Vec::new();
-            if segment {
-                stmts.extend(self.open_segment(a, d));
-            }
-            match within {
-                None => stmts.push(Stmt::For(
-                    Local::Cursor,
-                    IrExpr::Usize(0),
-                    var(Local::WorkspaceLen),
-                    body,
-                )),
-                Some(_) => {
-                    body.push(Stmt::Assign(
-                        var(Local::Cursor),
-                        Assign::Add,
-                        IrExpr::Usize(1),
-                    ));
-                    stmts.push(Stmt::While(in_run, body));
-                }
-            }
-            if segment {
-                stmts.extend(self.close_segment(scope, a, d));
-            }
+            let mut stmts = self.open_segment(a, d);
+            stmts.extend(entries);
+            stmts.extend(self.close_segment(scope, a, d));
             return stmts;
         }
         // A `Dense` level (located) or an appending group above the last one: one iteration
@@ -316,6 +282,33 @@ impl Lowerer<'_> {
             stmts.extend(self.close_segment(scope, a, d));
         }
         stmts
+    }
+
+    /// One output entry per accumulator entry of the run (all of them at the top).
+    fn entry_loop(
+        &mut self,
+        scope: &mut Scope,
+        w: &Workspace,
+        a: usize,
+        d: usize,
+        within: Option<usize>,
+        in_run: IrExpr,
+    ) -> Vec<Stmt> {
+        let last = self.format(a).order() - 1;
+        let mut body = self.bind_coords(scope, w, d, last);
+        let cursor = vec![var(Local::Cursor)];
+        let value = call(var(Local::Workspace), "value_unchecked", cursor);
+        body.extend(self.append_entry(a, value));
+        if within.is_none() {
+            let len = var(Local::WorkspaceLen);
+            return vec![Stmt::For(Local::Cursor, IrExpr::Usize(0), len, body)];
+        }
+        body.push(Stmt::Assign(
+            var(Local::Cursor),
+            Assign::Add,
+            IrExpr::Usize(1),
+        ));
+        vec![Stmt::While(in_run, body)]
     }
 
     /// The whole slice appended at once when it is all of one level (the output's last, alone
