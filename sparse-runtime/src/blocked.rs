@@ -2,9 +2,11 @@
 //! blocks, the 4th-order view `(i / R, j / C, i % R, j % C)` of Chou et al.
 //! 2018 (figure 4) and 2020 (section 4: `(i, j) -> (i/R, j/C, i, j)`).
 
+use crate::build::entry_list;
+use crate::convert::{Remapped, Source, Target};
 use crate::index::Index;
 use crate::level::{Compressed, Dense, InBlock};
-use crate::structured::{dense_of, logical_entries, matrix_entries, matrix_shape};
+use crate::structured::{dense_of, logical_entries, matrix_shape};
 use crate::{Error, Tensor, Value};
 
 /// The view a [`Bcsr`] stores: block rows (`Dense`), the block columns of
@@ -69,13 +71,7 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
         entries: impl IntoIterator<Item = (C2, V)>,
     ) -> Result<Self, Error> {
         let shape = matrix_shape(shape)?;
-        let blocks = block_shape::<R, C>(shape)?;
-        let split = matrix_entries(shape, entries)?
-            .into_iter()
-            .map(|(i, j, v)| ([i / R, j / C, i % R, j % C], v));
-        let local = LocalBlocks::<V, I>::from_entries(&blocks, split)?;
-        let ((_, columns, _, _), vals) = local.into_parts();
-        Self::from_block_levels(shape, columns, vals)
+        Self::from_source(&entry_list(&shape, entries)?)
     }
 
     /// A `rows x cols` matrix from its BSR arrays: `row_ptr` (one entry per
@@ -224,4 +220,21 @@ fn block_shape<const R: usize, const C: usize>(shape: [usize; 2]) -> Result<[usi
         });
     }
     Ok([shape[0].div_ceil(R), shape[1].div_ceil(C), R, C])
+}
+
+/// BCSR's conversion specification (Chou et al. 2020, section 4): the
+/// remapping `(i, j) -> (i / R, j / C, i % R, j % C)` onto the hierarchy of
+/// blocks `(Dense, Compressed, Dense, Dense)`, assembled as any such
+/// composition (a block is stored whole once one of its entries is).
+impl<V: Value, const R: usize, const C: usize, I: Index> Target<V> for Bcsr<V, R, C, I> {
+    fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error> {
+        let shape = matrix_shape(source.shape())?;
+        let blocks = block_shape::<R, C>(shape)?;
+        let split = Remapped::new(source, blocks.to_vec(), |c, out| {
+            out.copy_from_slice(&[c[0] / R, c[1] / C, c[0] % R, c[1] % C]);
+        });
+        let local = LocalBlocks::<V, I>::from_source(&split)?;
+        let ((_, columns, _, _), vals) = local.into_parts();
+        Self::from_block_levels(shape, columns, vals)
+    }
 }

@@ -4,10 +4,11 @@
 //! into square `beta x beta` blocks, each block's entries stored as a list of
 //! coordinate pairs.
 
-use crate::alloc;
-use crate::index::{fits, Index};
+use crate::build::entry_list;
+use crate::convert::{Remapped, Source, Target};
+use crate::index::Index;
 use crate::level::{CompressedNonUnique, Dense, Singleton};
-use crate::structured::{dense_of, logical_entries, matrix_entries, matrix_shape};
+use crate::structured::{dense_of, logical_entries, matrix_shape};
 use crate::{Error, Tensor, Value};
 
 /// The view a [`Csb`] stores: block rows and block columns (`Dense`,
@@ -118,41 +119,26 @@ impl<V: Value, I: Index> Csb<V, I> {
         entries: impl IntoIterator<Item = (C, V)>,
     ) -> Result<Self, Error> {
         let shape = matrix_shape(shape)?;
+        Self::with_block_from_source(&entry_list(&shape, entries)?, block)
+    }
+
+    /// CSB's conversion specification (Chou et al. 2020, section 4): the
+    /// remapping `(i, j) -> (i / block, j / block, i, j)` onto the view
+    /// `(Dense, Dense, CompressedNonUnique, Singleton)`, assembled as any
+    /// such composition, then checked as [`Csb::from_csb_arrays`] checks.
+    ///
+    /// Errors: as [`Csb::from_entries_with_block`].
+    pub fn with_block_from_source<S: Source<V>>(source: &S, block: usize) -> Result<Self, Error> {
+        let shape = matrix_shape(source.shape())?;
         let [nb, mb] = grid(shape, block)?;
-        let blocks = block_count(nb, mb)?;
-        let mut entries = matrix_entries(shape, entries)?;
-        // Stable: duplicates are summed in the order they were given.
-        entries.sort_by_key(|&(i, j, _)| (i / block, j / block, i, j));
-        let mut summed: Vec<(usize, usize, V)> =
-            alloc::with_capacity(entries.len(), "the entries")?;
-        for (i, j, v) in entries {
-            match summed.last_mut() {
-                Some(last) if (last.0, last.1) == (i, j) => last.2 = last.2 + v,
-                _ => summed.push((i, j, v)),
-            }
-        }
-        fits::<I>(summed.len())?;
-        let mut counts = alloc::filled(blocks, 0usize, "the block pointers")?;
-        for &(i, j, _) in &summed {
-            counts[i / block * mb + j / block] += 1;
-        }
-        let mut blk_ptr = alloc::with_capacity(blocks + 1, "the block pointers")?;
-        let mut end = 0;
-        blk_ptr.push(I::default());
-        for c in counts {
-            end += c;
-            // `end <= summed.len()`, which fits `I`.
-            blk_ptr.push(I::from_usize_unchecked(end));
-        }
-        let mut row_idx = alloc::with_capacity(summed.len(), "row_idx")?;
-        let mut col_idx = alloc::with_capacity(summed.len(), "col_idx")?;
-        let mut vals = alloc::with_capacity(summed.len(), "vals")?;
-        for (i, j, v) in summed {
-            row_idx.push(fits::<I>(i)?);
-            col_idx.push(fits::<I>(j)?);
-            vals.push(v);
-        }
-        Self::from_csb_arrays(shape[0], shape[1], block, blk_ptr, row_idx, col_idx, vals)
+        block_count(nb, mb)?;
+        let split = Remapped::new(source, vec![nb, mb, shape[0], shape[1]], |c, out| {
+            out.copy_from_slice(&[c[0] / block, c[1] / block, c[0], c[1]]);
+        });
+        let view = CsbView::<V, I>::from_source(&split)?;
+        let a = Csb { shape, block, view };
+        a.check_blocks()?;
+        Ok(a)
     }
 
     /// A `rows x cols` matrix of `block x block` blocks from its arrays:
@@ -303,4 +289,13 @@ fn block_count(nb: usize, mb: usize) -> Result<usize, Error> {
                 "{nb} x {mb} blocks need more than usize::MAX block pointers; choose a larger block size"
             ),
         })
+}
+
+/// A CSB matrix with the block size of [`Csb::from_entries`]; see
+/// [`Csb::with_block_from_source`].
+impl<V: Value, I: Index> Target<V> for Csb<V, I> {
+    fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error> {
+        let [rows, cols] = matrix_shape(source.shape())?;
+        Self::with_block_from_source(source, Self::default_block(rows, cols))
+    }
 }

@@ -1,7 +1,9 @@
 //! Level tuples: a tensor format is a tuple of levels, outermost first.
 
+use crate::convert::{BelowDense, InStorageOrder, Source};
 use crate::level::{Level, Properties, Sealed};
-use crate::Error;
+use crate::mode_order::ModeOrder;
+use crate::{Error, Value};
 use std::fmt::Debug;
 
 /// A tuple `(A,)` .. `(A, B, C, D, E, F)` of [`Level`]s: a tensor's storage format.
@@ -33,6 +35,50 @@ pub trait Levels: Debug + Send + Sync + Sized + 'static + Sealed {
         columns: &[Vec<usize>],
         positions: &mut [usize],
     ) -> Result<(Self, usize), Error>;
+
+    /// Calls `visit(path, pos)` for every stored position of the last level,
+    /// in storage order, `path` holding the storage coordinates from the root
+    /// (its first `ORDER` slots). The levels' own functions are called
+    /// directly, so the walk compiles to one loop per level, as a kernel's
+    /// would. Requires validated levels.
+    #[doc(hidden)]
+    fn walk<F: FnMut(&[usize; MAX_ORDER], usize)>(&self, visit: F);
+
+    /// Counted assembly (Chou et al. 2020, section 6) of a format whose
+    /// levels above the last are all full (dense) and whose last level
+    /// declares it ([`Level::assemble_counted`]), from entries with storage
+    /// coordinates below `sizes`; `None` for any other format. The result is
+    /// validated by the caller like [`Levels::build`]'s.
+    #[doc(hidden)]
+    fn assemble_counted<V: Value, S: Source<V>, O: ModeOrder>(
+        sizes: &[usize],
+        entries: &InStorageOrder<'_, S, O>,
+    ) -> Option<Result<(Self, Vec<V>), Error>>;
+}
+
+/// The most levels a format has (the largest tuple [`Levels`] is implemented for).
+pub(crate) const MAX_ORDER: usize = 6;
+
+/// The loops of [`Levels::walk`]: one per level, each over the children of
+/// the position the loop around it binds, skipping positions that store no
+/// coordinate.
+macro_rules! walk_levels {
+    ($levels:ident, $path:ident, $visit:ident, $parent:expr; $k:tt) => {
+        for q in $levels.$k.child_range_under($parent, &$path[..$k]) {
+            if $levels.$k.is_stored(q) {
+                $path[$k] = $levels.$k.coord_under(q, $parent, &$path[..$k]);
+                $visit(&$path, q);
+            }
+        }
+    };
+    ($levels:ident, $path:ident, $visit:ident, $parent:expr; $k:tt $($rest:tt)+) => {
+        for q in $levels.$k.child_range_under($parent, &$path[..$k]) {
+            if $levels.$k.is_stored(q) {
+                $path[$k] = $levels.$k.coord_under(q, $parent, &$path[..$k]);
+                walk_levels!($levels, $path, $visit, q; $($rest)+);
+            }
+        }
+    };
 }
 
 /// Implements [`Levels`] for one tuple arity.
@@ -74,6 +120,46 @@ macro_rules! impl_levels {
                 },)+);
                 order.restore(positions);
                 Ok((levels, count))
+            }
+
+            fn assemble_counted<Val: Value, Src: Source<Val>, Ord: ModeOrder>(
+                sizes: &[usize],
+                entries: &InStorageOrder<'_, Src, Ord>,
+            ) -> Option<Result<(Self, Vec<Val>), Error>> {
+                let props = Self::properties();
+                // A full, ordered, unique, compact level stores every coordinate
+                // of every parent: its positions are `parent * size + i`.
+                let dense = |p: &Properties| p.full && p.ordered && p.unique && p.compact && !p.branchless;
+                if !props[..$order - 1].iter().all(dense) {
+                    return None;
+                }
+                let mut count = 1;
+                let mut vals = None;
+                let levels = ($({
+                    let level: Result<$T, Error> = if $k + 1 < $order {
+                        $T::build(sizes[$k], count, &[], &[], &mut []).map(|(level, next)| {
+                            count = next;
+                            level
+                        })
+                    } else {
+                        let below = BelowDense { entries, sizes: &sizes[..$k] };
+                        $T::assemble_counted(sizes[$k], count, &below)?.map(|(level, v)| {
+                            vals = Some(v);
+                            level
+                        })
+                    };
+                    match level {
+                        Ok(level) => level,
+                        Err(e) => return Some(Err(e.at_level($k))),
+                    }
+                },)+);
+                vals.map(|vals| Ok((levels, vals)))
+            }
+
+            #[inline]
+            fn walk<Visit: FnMut(&[usize; MAX_ORDER], usize)>(&self, mut visit: Visit) {
+                let mut path = [0usize; MAX_ORDER];
+                walk_levels!(self, path, visit, 0; $($k)+);
             }
         }
     };

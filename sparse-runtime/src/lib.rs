@@ -79,6 +79,7 @@ mod block;
 mod blocked;
 mod build;
 mod compute;
+pub mod convert;
 mod csb;
 mod dense;
 mod error;
@@ -121,6 +122,7 @@ pub use value::Value;
 
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
+    pub use crate::convert::{Source, Target};
     pub use crate::{
         sparse_kernel, Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csb, Csc, Csf3,
         Csf4, Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec,

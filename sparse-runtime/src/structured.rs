@@ -11,6 +11,8 @@
 //! because the view holds each `(i, j)` under one diagonal at most.
 
 use crate::alloc;
+use crate::build::entry_list;
+use crate::convert::{Source, Target};
 use crate::index::fits;
 use crate::level::{check_offsets, CompressedAos, Dense, Offset, Range, SingletonAos};
 use crate::{Error, Index, Tensor, Value};
@@ -24,34 +26,6 @@ pub(crate) fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
             found: shape.len(),
         }),
     }
-}
-
-/// Checks and collects `(i, j, v)` entries of an `n x m` matrix.
-pub(crate) fn matrix_entries<C: AsRef<[usize]>, V>(
-    shape: [usize; 2],
-    entries: impl IntoIterator<Item = (C, V)>,
-) -> Result<Vec<(usize, usize, V)>, Error> {
-    let mut out = Vec::new();
-    for (c, v) in entries {
-        let c = c.as_ref();
-        let &[i, j] = c else {
-            return Err(Error::OrderMismatch {
-                expected: 2,
-                found: c.len(),
-            });
-        };
-        if i >= shape[0] || j >= shape[1] {
-            return Err(Error::CoordinateOutOfBounds {
-                coordinate: c.to_vec(),
-                shape: shape.to_vec(),
-            });
-        }
-        out.try_reserve(1).map_err(|_| Error::NotRepresentable {
-            detail: "the entry list cannot be allocated".into(),
-        })?;
-        out.push((i, j, v));
-    }
-    Ok(out)
 }
 
 /// A diagonal (DIA) matrix: the values of each stored diagonal in a dense
@@ -103,25 +77,7 @@ impl<V: Value> Dia<V> {
         entries: impl IntoIterator<Item = (C, V)>,
     ) -> Result<Self, Error> {
         let shape = matrix_shape(shape)?;
-        // Offsets `j - i` are computed in `isize`.
-        signed_dims(shape)?;
-        let entries = matrix_entries(shape, entries)?;
-        let mut offsets: Vec<isize> = entries
-            .iter()
-            .map(|&(i, j, _)| j as isize - i as isize)
-            .collect();
-        offsets.sort_unstable();
-        offsets.dedup();
-        let len = positions(offsets.len(), shape[0])?;
-        let mut vals = alloc::filled(len, V::zero(), "the diagonals")?;
-        for (i, j, v) in entries {
-            let off = j as isize - i as isize;
-            // Present: every entry's offset was collected.
-            let d = offsets.binary_search(&off).unwrap_or_default();
-            let p = d * shape[0] + i;
-            vals[p] = vals[p] + v;
-        }
-        Self::from_diagonals(shape[0], shape[1], offsets, vals)
+        Self::from_source(&entry_list(&shape, entries)?)
     }
 
     /// A `rows x cols` DIA matrix from its arrays: `offsets` strictly
@@ -310,7 +266,13 @@ impl<V: Value, I: Index> CooAos<V, I> {
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
     ) -> Result<Self, Error> {
-        let soa = crate::Coo::<V, I>::from_entries(shape, entries)?;
+        let shape = matrix_shape(shape)?;
+        Self::from_source(&entry_list(&shape, entries)?)
+    }
+
+    /// The matrix of a COO tensor, its pairs interleaved.
+    fn from_coo(soa: crate::Coo<V, I>) -> Result<Self, Error> {
+        let shape = soa.shape().to_vec();
         let (rows, cols) = soa.levels();
         let mut pairs = alloc::with_capacity(2 * cols.len(), "the coordinate pairs")?;
         for (&i, &j) in rows.crd().iter().zip(cols.crd()) {
@@ -376,5 +338,46 @@ impl<V: Value, I: Index> CooAos<V, I> {
     /// The stored view, the tensor kernels read.
     pub fn view(&self) -> &Tensor<V, (CompressedAos<I>, SingletonAos<I>)> {
         &self.view
+    }
+}
+
+/// DIA's conversion specification (Chou et al. 2020, section 4): the
+/// remapping `(i, j) -> (j - i, i, j)`; the attribute query
+/// `select [] -> id(j - i)`, which diagonals hold an entry, answered by
+/// marking each entry's offset in an array over the `rows + cols - 1`
+/// possible ones; then each entry is inserted at slot `d * rows + i` of its
+/// diagonal's number `d`. No sort: the offsets come out in order.
+impl<V: Value> Target<V> for Dia<V> {
+    fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error> {
+        let [rows, cols] = matrix_shape(source.shape())?;
+        // Offsets `j - i` are computed in `isize`.
+        signed_dims([rows, cols])?;
+        // Diagonal `j - i` is slot `j + rows - 1 - i` (both dimensions fit isize).
+        let slot = |c: &[usize]| c[1] + rows - 1 - c[0];
+        const ABSENT: usize = usize::MAX;
+        let span = (rows + cols).saturating_sub(1);
+        let mut number = alloc::filled(span, ABSENT, "the diagonal numbers")?;
+        source.for_each_entry(|c, _| number[slot(c)] = 0);
+        let mut offsets = Vec::new();
+        for (k, n) in number.iter_mut().enumerate() {
+            if *n != ABSENT {
+                *n = offsets.len();
+                offsets.push(k as isize - (rows as isize - 1));
+            }
+        }
+        let len = positions(offsets.len(), rows)?;
+        let mut vals = alloc::filled(len, V::zero(), "the diagonals")?;
+        source.for_each_entry(|c, v| {
+            let p = number[slot(c)] * rows + c[0];
+            vals[p] = vals[p] + v;
+        });
+        Self::from_diagonals(rows, cols, offsets, vals)
+    }
+}
+
+/// COO with interleaved pairs is assembled as COO, then interleaved.
+impl<V: Value, I: Index> Target<V> for CooAos<V, I> {
+    fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error> {
+        Self::from_coo(crate::Coo::<V, I>::from_source(source)?)
     }
 }

@@ -1,7 +1,7 @@
 //! The tensor: a logical shape, a tuple of levels, values, and a mode order.
 
 use crate::alloc;
-use crate::build::build;
+use crate::build::entry_list;
 use crate::levels::Levels;
 use crate::mode_order::{to_logical, Identity, ModeOrder};
 use crate::validate::{check_hierarchy, storage_sizes};
@@ -78,9 +78,9 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
     ) -> Result<Self, Error> {
-        let sizes = storage_sizes::<L, O>(shape)?;
-        let (levels, vals) = build::<V, L, O, C>(shape, &sizes, entries)?;
-        Self::from_levels(shape, levels, vals)
+        storage_sizes::<L, O>(shape)?;
+        let list = entry_list(shape, entries)?;
+        <Self as crate::convert::Target<V>>::from_source(&list)
     }
 
     /// Wraps levels, validating every invariant kernels rely on, whatever

@@ -225,11 +225,13 @@ impl<I: Index> Level for CompressedAos<I> {
         Ok(count)
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         let (begin, end) = self.pos_bounds(parent_pos);
         begin..end
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         self.pos_access(pos)
     }
@@ -276,10 +278,12 @@ impl<I: Index> Level for SingletonAos<I> {
         Ok(parent_count)
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         parent_pos..parent_pos + 1
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         self.pos_access(pos)
     }

@@ -351,11 +351,13 @@ impl<I: Index, P: Markers> Level for Compressed<I, P> {
         Ok(self.crd.len())
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         let (begin, end) = self.pos_bounds(parent_pos);
         begin..end
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         self.pos_access(pos)
     }
@@ -400,6 +402,32 @@ impl<I: Index, P: Markers> Level for Compressed<I, P> {
         }
         let count = level.len();
         Ok((level, count))
+    }
+
+    /// Unsequenced edge insertion: `select [parent] -> count(i)` sizes each
+    /// segment, then entries go to their segment's next position. A
+    /// non-unique level is never last, so it has none.
+    fn assemble_counted<V: crate::Value, S: crate::convert::Scatter<V>>(
+        size: usize,
+        parent_count: usize,
+        entries: &S,
+    ) -> Option<Result<(Self, Vec<V>), Error>> {
+        if !P::UNIQUE {
+            return None;
+        }
+        let built =
+            crate::convert::insert_segments::<I, V, S>(size, parent_count, P::ORDERED, entries);
+        Some(built.map(|(pos, mut crd, mut vals)| {
+            if !P::ORDERED {
+                // As `build` does: visibly out of order (see `reverse_segments`).
+                for w in pos.windows(2) {
+                    let segment = w[0].to_usize()..w[1].to_usize();
+                    crd[segment.clone()].reverse();
+                    vals[segment].reverse();
+                }
+            }
+            (Self::from_parts_unchecked(size, pos, crd), vals)
+        }))
     }
 }
 

@@ -81,13 +81,21 @@ impl Level for Dense {
         self.checked_count(parent_count)
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         let begin = parent_pos * self.size;
         begin..begin + self.size
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         pos % self.size
+    }
+
+    /// A walk knows the parent: no division.
+    #[inline]
+    fn coord_under(&self, pos: usize, parent_pos: usize, _path: &[usize]) -> usize {
+        pos - parent_pos * self.size
     }
 
     fn build(
@@ -103,6 +111,33 @@ impl Level for Dense {
             *p = level.locate(*p, i);
         }
         Ok((level, count))
+    }
+
+    /// Insertion needs no query: every position exists, and each entry is
+    /// added at `parent * size + i` (repeated coordinates summed).
+    fn assemble_counted<V: crate::Value, S: crate::convert::Scatter<V>>(
+        size: usize,
+        parent_count: usize,
+        entries: &S,
+    ) -> Option<Result<(Self, Vec<V>), Error>> {
+        let level = Dense::new(size);
+        let built = level.checked_count(parent_count).and_then(|count| {
+            let mut vals = crate::alloc::filled(count, V::zero(), "vals")?;
+            let mut stray = false;
+            entries.each(
+                |p, i, v| match vals.get_mut(p.wrapping_mul(size).wrapping_add(i)) {
+                    Some(val) => *val = *val + v,
+                    None => stray = true,
+                },
+            );
+            match stray {
+                false => Ok((level, vals)),
+                true => Err(Error::NotRepresentable {
+                    detail: "an entry lies outside the dense level".into(),
+                }),
+            }
+        });
+        Some(built)
     }
 }
 

@@ -134,6 +134,7 @@ impl Level for Range {
             })
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Span<usize> {
         // The parent is the dense level of diagonals: position = diagonal number.
         let rows = rows_of(self.rows, self.cols, self.offsets[parent_pos]);
@@ -141,6 +142,7 @@ impl Level for Range {
         base + rows.start..base + rows.end
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         pos % self.rows
     }
@@ -268,10 +270,12 @@ impl Level for Offset {
         Ok(parent_count)
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Span<usize> {
         parent_pos..parent_pos + 1
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         // Positions are `d * rows + i` (rows > 0 wherever a position exists).
         let (d, i) = (pos / self.rows, pos % self.rows);

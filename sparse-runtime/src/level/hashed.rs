@@ -514,15 +514,18 @@ impl<I: Index> Level for Hashed<I> {
         Ok(self.crd.len())
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         let (begin, end) = self.pos_bounds(parent_pos);
         begin..end
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         self.pos_access(pos)
     }
 
+    #[inline]
     fn is_stored(&self, pos: usize) -> bool {
         Hashed::is_stored(self, pos)
     }

@@ -114,19 +114,23 @@ impl<const B: usize> Level for InBlock<B> {
     /// The segment as if the block coordinate were 0: the level's segments
     /// depend on an ancestor, so walks that know the path call
     /// [`Level::child_range_under`].
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         self.child_range_under(parent_pos, &[])
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         pos % B.max(1)
     }
 
+    #[inline]
     fn child_range_under(&self, parent_pos: usize, path: &[usize]) -> Range<usize> {
         let (begin, end) = self.pos_bounds(parent_pos, block_of(path));
         begin..end
     }
 
+    #[inline]
     fn coord_under(&self, pos: usize, parent_pos: usize, path: &[usize]) -> usize {
         self.pos_access(pos, parent_pos, block_of(path))
     }

@@ -185,4 +185,25 @@ pub trait Level: Debug + Send + Sync + 'static + Sealed {
     ) -> Result<(Self, usize), Error>
     where
         Self: Sized;
+
+    /// Counted assembly as the last level of a format, below `parent_count`
+    /// positions of full levels (Chou et al. 2020, section 6): the level's
+    /// attribute queries are answered by passes over `entries`, it is
+    /// allocated once, and each entry is inserted where the level's
+    /// `yield_pos` puts it, in whatever order the entries come. Returns the
+    /// level and one value per position, or `None` if the level has no
+    /// counted assembly (it is then built from sorted entries by
+    /// [`Level::build`]). Not a validating constructor either.
+    #[doc(hidden)]
+    fn assemble_counted<V: crate::Value, S: crate::convert::Scatter<V>>(
+        size: usize,
+        parent_count: usize,
+        entries: &S,
+    ) -> Option<Result<(Self, Vec<V>), Error>>
+    where
+        Self: Sized,
+    {
+        let _ = (size, parent_count, entries);
+        None
+    }
 }

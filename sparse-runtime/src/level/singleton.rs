@@ -227,14 +227,17 @@ impl<I: Index, P: Markers> Level for Singleton<I, P> {
         Ok(parent_count)
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         parent_pos..parent_pos + 1
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         self.pos_access(pos)
     }
 
+    #[inline]
     fn is_stored(&self, pos: usize) -> bool {
         Singleton::is_stored(self, pos)
     }

@@ -220,15 +220,18 @@ impl<I: Index> Level for Slotted<I> {
         Ok(self.crd.len())
     }
 
+    #[inline]
     fn child_range(&self, parent_pos: usize) -> Range<usize> {
         let (begin, end) = self.pos_bounds(parent_pos);
         begin..end
     }
 
+    #[inline]
     fn coord_at(&self, pos: usize) -> usize {
         self.pos_access(pos)
     }
 
+    #[inline]
     fn is_stored(&self, pos: usize) -> bool {
         Slotted::is_stored(self, pos)
     }
@@ -255,13 +258,7 @@ impl<I: Index> Level for Slotted<I> {
             };
             width = width.max(slots[e] + 1);
         }
-        let len = parent_count
-            .checked_mul(width)
-            .ok_or_else(|| Error::NotRepresentable {
-                detail: format!(
-                    "{parent_count} parent positions of {width} slots each are more than usize::MAX slots"
-                ),
-            })?;
+        let len = slot_count(parent_count, width)?;
         let pad = I::from_usize_unchecked(I::max_usize());
         let mut crd = alloc::filled(len, pad, "crd")?;
         for e in 0..positions.len() {
@@ -280,6 +277,93 @@ impl<I: Index> Level for Slotted<I> {
         }
         Ok((Self { size, width, crd }, len))
     }
+
+    /// ELL's attribute query is `select [parent] -> max(count(i))`, the
+    /// width; each entry then takes its parent's next slot, and a row the
+    /// entries left unsorted is sorted in place. Entries that may repeat a
+    /// coordinate are built from sorted entries instead (the width counts
+    /// distinct coordinates).
+    fn assemble_counted<V: crate::Value, S: crate::convert::Scatter<V>>(
+        size: usize,
+        parent_count: usize,
+        entries: &S,
+    ) -> Option<Result<(Self, Vec<V>), Error>> {
+        if !entries.unique() {
+            return None;
+        }
+        Some(Self::insert_slots(size, parent_count, entries))
+    }
+}
+
+impl<I: Index> Slotted<I> {
+    /// [`Level::assemble_counted`] for unique entries.
+    fn insert_slots<V: crate::Value, S: crate::convert::Scatter<V>>(
+        size: usize,
+        parent_count: usize,
+        entries: &S,
+    ) -> Result<(Self, Vec<V>), Error> {
+        fits::<I>(size)?;
+        let mut filled = alloc::filled(parent_count, 0usize, "the slot counts")?;
+        let mut stray = false;
+        entries.each(|p, _, _| match filled.get_mut(p) {
+            Some(n) => *n += 1,
+            None => stray = true,
+        });
+        let width = filled.iter().copied().max().unwrap_or(0);
+        let len = slot_count(parent_count, width)?;
+        let pad = I::from_usize_unchecked(I::max_usize());
+        let mut crd = alloc::filled(len, pad, "crd")?;
+        let mut vals = alloc::filled(len, V::zero(), "vals")?;
+        filled.iter_mut().for_each(|n| *n = 0);
+        entries.each(|p, i, v| {
+            let Some(n) = filled.get_mut(p) else {
+                stray = true;
+                return;
+            };
+            let q = p * width + *n;
+            match (*n < width, crd.get_mut(q), vals.get_mut(q)) {
+                (true, Some(slot), Some(val)) => {
+                    // `i < size`, which fits `I`.
+                    *slot = I::from_usize_unchecked(i);
+                    *val = v;
+                    *n += 1;
+                }
+                _ => stray = true,
+            }
+        });
+        if stray {
+            return Err(Error::NotRepresentable {
+                detail: "the source listed different entries on two passes".into(),
+            });
+        }
+        for (p, &n) in filled.iter().enumerate() {
+            let row = p * width..p * width + n;
+            if !crd[row.clone()].windows(2).all(|w| w[0] < w[1]) {
+                let mut pairs: Vec<(I, V)> = crd[row.clone()]
+                    .iter()
+                    .copied()
+                    .zip(vals[row.clone()].iter().copied())
+                    .collect();
+                pairs.sort_by_key(|&(c, _)| c);
+                for (q, (c, v)) in row.zip(pairs) {
+                    crd[q] = c;
+                    vals[q] = v;
+                }
+            }
+        }
+        Ok((Self { size, width, crd }, vals))
+    }
+}
+
+/// The slots of `parent_count` parents of `width` slots each, if that fits `usize`.
+fn slot_count(parent_count: usize, width: usize) -> Result<usize, Error> {
+    parent_count
+        .checked_mul(width)
+        .ok_or_else(|| Error::NotRepresentable {
+            detail: format!(
+                "{parent_count} parent positions of {width} slots each are more than usize::MAX slots"
+            ),
+        })
 }
 
 /// Whether `c` is padding (`I::MAX`; never a coordinate, since a level's size

@@ -1,0 +1,94 @@
+//! Format conversion (Chou et al. 2020): one direct routine per pair of
+//! formats, composed at build time from what each format declares.
+//!
+//! A conversion reads its *source* with the levels' own iteration functions
+//! (one loop per level, as a kernel would: [`Source`]) and assembles its
+//! *target* from what the target's levels declare ([`Target`]):
+//!
+//! - **Coordinate remapping.** A format held in a struct around a view of more
+//!   modes declares how a logical coordinate maps into the view, in the
+//!   paper's notation: `(i, j) -> (j - i, i, j)` for [`Dia`](crate::Dia),
+//!   `(i, j) -> (i / R, j / C, i, j)` for [`Bcsr`](crate::Bcsr) and
+//!   [`Csb`](crate::Csb). As a source, its hidden modes are dropped.
+//! - **Attribute queries.** What a level's assembly must know before it
+//!   allocates: `select [i] -> count(j)` for a compressed level below dense
+//!   ones (the number of entries of each segment), `select [i] -> max(count(j))`
+//!   for ELL's slots, `select [] -> id(j - i)` (which diagonals are non-empty)
+//!   for DIA. They are computed by one pass over the source before anything
+//!   is allocated; a level whose segments can be counted from the source's
+//!   `pos` array alone never reads a coordinate to answer them.
+//! - **Assembly level functions.** Unsequenced edge insertion: a compressed
+//!   level's `pos` is the prefix sum of its counts, and each entry is then
+//!   inserted at its segment's next position (the paper's `yield_pos`) in
+//!   whatever order the source visits it; no sort where counts suffice. A
+//!   segment that the source's order left unsorted (or with duplicates, from
+//!   unsorted coordinates) is sorted and summed on its own afterwards.
+//!
+//! Targets whose levels have no counted assembly (a compressed level below
+//! another sparse level, hash tables, COO's coordinate tuples) are built
+//! level by level from entries brought into storage order by a counting sort
+//! per level (a radix sort), skipped when the source already visits them in
+//! that order.
+//!
+//! rustc composes the routine: [`Source`] and [`Target`] are implemented once
+//! per level kind and per struct format, and each `(source, target)` pair is
+//! monomorphized into straight loops over both formats' arrays, so a
+//! conversion costs what a hand-written one does. Any composition of levels
+//! (`Tensor<V, (Compressed, Dense), Modes<1, 0>>`) converts to and from every
+//! other.
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! let a = Csr::<f64>::from_entries(&[2, 3], [([0, 2], 1.0), ([1, 0], 2.0), ([1, 2], 3.0)])?;
+//! let b: Csc<f64> = a.convert()?;
+//! assert_eq!(b.entries(), a.entries());
+//! let t: Csr<f64> = a.transpose()?;
+//! assert_eq!(t.shape(), &[3, 2]);
+//! assert_eq!(t.entries()[0], (vec![0, 1], 2.0));
+//! let d: Dia<f64> = a.convert()?;
+//! assert_eq!(d.offsets(), &[-1, 1, 2]);
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+
+mod assemble;
+mod radix;
+mod source;
+
+pub(crate) use assemble::insert_segments;
+#[doc(hidden)]
+pub use assemble::{BelowDense, InStorageOrder};
+pub(crate) use source::{EntryList, Remapped};
+pub use source::{Permuted, Source};
+
+use crate::Error;
+use crate::Value;
+
+/// A format a conversion can build from any [`Source`]: every tensor type
+/// and struct format of this crate.
+///
+/// Use it through [`Source::convert`]: `let b: Csc<f64> = a.convert()?;`.
+pub trait Target<V: Value>: Sized {
+    /// Builds `Self` holding the components `source` stores (explicit zeros
+    /// included; duplicates summed), validated like every constructor.
+    ///
+    /// Errors: the source's shape does not fit the format (`OrderMismatch`,
+    /// `IndexOverflow`), the format cannot hold the entries
+    /// (`NotRepresentable`), or the storage cannot be allocated.
+    fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error>;
+}
+
+/// The sink of unsequenced insertion: the entries of a source as the level
+/// being assembled sees them, `(parent position, coordinate, value)`, each
+/// pass over them visiting the same entries in the same order.
+///
+/// Implemented only inside this crate; levels trust that two passes agree
+/// only as far as memory safety does not depend on it (they check).
+#[doc(hidden)]
+pub trait Scatter<V> {
+    /// Whether each `(parent, coordinate)` occurs at most once.
+    fn unique(&self) -> bool;
+
+    /// Calls `f(parent, coordinate, value)` for every entry.
+    fn each<F: FnMut(usize, usize, V)>(&self, f: F);
+}

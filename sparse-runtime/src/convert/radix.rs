@@ -1,0 +1,127 @@
+//! Assembly of any level composition from entries in storage order (Chou et
+//! al. 2020, level by level): the entries are brought into lexicographic
+//! storage order by a radix sort, one stable counting sort per level from the
+//! last to the first (a comparison sort only for a level too large to count
+//! into), or not at all when the source already lists them in that order.
+
+use super::assemble::InStorageOrder;
+use super::source::Source;
+use crate::alloc;
+use crate::levels::Levels;
+use crate::mode_order::ModeOrder;
+use crate::{Error, Value};
+
+/// Builds the levels and values of a format with storage sizes `sizes` from
+/// `entries` (duplicates summed, in the order listed).
+pub(crate) fn build<V: Value, L: Levels, S: Source<V>, O: ModeOrder>(
+    sizes: &[usize],
+    entries: &InStorageOrder<'_, S, O>,
+) -> Result<(L, Vec<V>), Error> {
+    let mut flat = Vec::new();
+    let mut vals = Vec::new();
+    entries.each(|s, v| {
+        flat.extend_from_slice(s);
+        vals.push(v);
+    });
+    build_flat::<V, L>(sizes, &flat, vals)
+}
+
+/// [`build`] from coordinates already in storage order, `sizes.len()` per
+/// entry in `flat`.
+pub(crate) fn build_flat<V: Value, L: Levels>(
+    sizes: &[usize],
+    flat: &[usize],
+    vals: Vec<V>,
+) -> Result<(L, Vec<V>), Error> {
+    let order = sizes.len();
+    let n = vals.len();
+    let perm = sort_order(sizes, flat, n)?;
+    let at = |e: usize| perm.as_ref().map_or(e, |p| p[e]);
+    let row = |e: usize| &flat[e * order..(e + 1) * order];
+    // Columns in sorted order, equal rows summed.
+    let mut columns: Vec<Vec<usize>> = (0..order)
+        .map(|_| alloc::with_capacity(n, "a column of coordinates"))
+        .collect::<Result<_, _>>()?;
+    let mut sorted: Vec<V> = alloc::with_capacity(n, "the sorted values")?;
+    let mut last: Option<usize> = None;
+    for e in (0..n).map(at) {
+        match last {
+            Some(l) if row(l) == row(e) => {
+                let sum = sorted.len() - 1;
+                sorted[sum] = sorted[sum] + vals[e];
+            }
+            _ => {
+                for (column, &c) in columns.iter_mut().zip(row(e)) {
+                    column.push(c);
+                }
+                sorted.push(vals[e]);
+                last = Some(e);
+            }
+        }
+    }
+    let mut positions = alloc::filled(sorted.len(), 0usize, "the entry positions")?;
+    let (levels, count) = L::build(sizes, &columns, &mut positions)?;
+    // Positions created by dense levels (or singleton padding) hold no entry: zero.
+    let mut out = alloc::filled(count, V::zero(), "vals")?;
+    for (&p, v) in positions.iter().zip(sorted) {
+        out[p] = v;
+    }
+    Ok((levels, out))
+}
+
+/// The permutation that sorts the rows of `flat` lexicographically and
+/// stably, or `None` if they are sorted already.
+fn sort_order(sizes: &[usize], flat: &[usize], n: usize) -> Result<Option<Vec<usize>>, Error> {
+    let order = sizes.len();
+    let row = |e: usize| &flat[e * order..(e + 1) * order];
+    if (1..n).all(|e| row(e - 1) <= row(e)) {
+        return Ok(None);
+    }
+    let mut perm: Vec<usize> = alloc::with_capacity(n, "the sort permutation")?;
+    perm.extend(0..n);
+    let mut next = alloc::filled(n, 0usize, "the sort permutation")?;
+    for k in (0..order).rev() {
+        let key = |e: usize| flat[e * order + k];
+        // Counting costs O(n + size): worth it unless the level is much
+        // larger than the entries (a hypersparse dimension).
+        if sizes[k] <= n.saturating_mul(4).saturating_add(1 << 16) {
+            let mut start = alloc::filled(sizes[k] + 1, 0usize, "the counting sort")?;
+            for &e in &perm {
+                start[key(e) + 1] += 1;
+            }
+            for c in 1..start.len() {
+                start[c] += start[c - 1];
+            }
+            for &e in &perm {
+                let slot = &mut start[key(e)];
+                next[*slot] = e;
+                *slot += 1;
+            }
+            std::mem::swap(&mut perm, &mut next);
+        } else {
+            perm.sort_by_key(|&e| key(e));
+        }
+    }
+    Ok(Some(perm))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorts_rows_stably_by_every_level() {
+        let flat = [1, 0, 0, 2, 1, 0, 0, 1, 0, 2];
+        let perm = sort_order(&[2, 3], &flat, 5).unwrap().unwrap();
+        // Rows: (1,0) (0,2) (1,0) (0,1) (0,2); equal rows keep their order.
+        assert_eq!(perm, [3, 1, 4, 0, 2]);
+        assert_eq!(sort_order(&[2, 3], &[0, 1, 0, 1, 1, 0], 3).unwrap(), None);
+    }
+
+    #[test]
+    fn huge_levels_are_sorted_by_comparison() {
+        let flat = [5_000_000, 1, 3, 0, 5_000_000, 0];
+        let perm = sort_order(&[10_000_000, 2], &flat, 3).unwrap().unwrap();
+        assert_eq!(perm, [1, 2, 0]);
+    }
+}

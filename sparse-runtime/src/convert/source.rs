@@ -1,0 +1,282 @@
+//! The source side of a conversion: every format lists its stored components
+//! by walking its own levels.
+
+use super::Target;
+use crate::levels::{Levels, MAX_ORDER};
+use crate::mode_order::ModeOrder;
+use crate::{Bcsr, CooAos, Csb, Dia, Error, Index, Tensor, Value};
+
+mod sealed {
+    /// Only this crate's formats (and adapters over them) are sources: the
+    /// assembly of a target relies on two passes over a source agreeing.
+    pub trait Sealed {}
+}
+
+/// A format whose stored components a conversion can read: every tensor type
+/// and struct format of this crate, and [`Permuted`] views of them.
+///
+/// Sealed. Its one method a user calls is [`Source::convert`] (and
+/// [`Source::transpose`], [`Source::permuted`]).
+pub trait Source<V: Value>: sealed::Sealed + Sized {
+    /// The logical shape.
+    fn shape(&self) -> &[usize];
+
+    /// Every stored component once, as `(logical coordinate, value)` in the
+    /// format's storage order (explicit zeros included).
+    #[doc(hidden)]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, f: F);
+
+    /// Whether each logical coordinate is listed at most once (true of every
+    /// format; not of a list of coordinates to be summed).
+    #[doc(hidden)]
+    fn unique(&self) -> bool {
+        true
+    }
+
+    /// The same components in another format, by one direct routine for this
+    /// pair of formats (see the [module documentation](crate::convert)).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Coo::<f64>::from_entries(&[3, 3], [([2, 0], 1.0), ([0, 1], 2.0)])?;
+    /// let b: Csc<f64> = a.convert()?;
+    /// let c: Ell<f64> = b.convert()?;
+    /// assert_eq!(c.entries(), a.entries());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    ///
+    /// Errors: those of [`Target::from_source`] for `T`.
+    fn convert<T: Target<V>>(&self) -> Result<T, Error> {
+        T::from_source(self)
+    }
+
+    /// A view of this tensor with its modes permuted: mode `k` of the view is
+    /// mode `modes[k]` of `self`, so `a.permuted(&[1, 0])` is the transpose.
+    /// Nothing is copied; convert the view to store it.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csf3::<f64>::from_entries(&[2, 3, 4], [([1, 2, 3], 5.0)])?;
+    /// let b: Csf3<f64> = a.permuted(&[2, 0, 1])?.convert()?;
+    /// assert_eq!(b.shape(), &[4, 2, 3]);
+    /// assert_eq!(b.entries(), vec![(vec![3, 1, 2], 5.0)]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    ///
+    /// Errors: `modes` is not a permutation of `0..order` (`InvalidModeOrder`).
+    fn permuted(&self, modes: &[usize]) -> Result<Permuted<'_, Self>, Error> {
+        Permuted::new(self, modes)
+    }
+
+    /// The transpose of a matrix, stored as `T`: `t(i, j) = a(j, i)`. With
+    /// `T` the same format as `a` this is a transposition by counting
+    /// (`Csr` to `Csr`); `a.convert::<Csc<_>>()` keeps the matrix and changes
+    /// its storage order instead.
+    ///
+    /// Errors: `a` is not a matrix (`OrderMismatch`), or those of
+    /// [`Source::convert`].
+    fn transpose<T: Target<V>>(&self) -> Result<T, Error> {
+        if self.shape().len() != 2 {
+            return Err(Error::OrderMismatch {
+                expected: 2,
+                found: self.shape().len(),
+            });
+        }
+        self.permuted(&[1, 0])?.convert()
+    }
+}
+
+impl<V, L, O> sealed::Sealed for Tensor<V, L, O> {}
+
+impl<V: Value, L: Levels, O: ModeOrder> Source<V> for Tensor<V, L, O> {
+    fn shape(&self) -> &[usize] {
+        Tensor::shape(self)
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+        let vals = self.vals();
+        let mut logical = [0usize; MAX_ORDER];
+        self.levels().walk(|path, q| {
+            for (k, &c) in path[..L::ORDER].iter().enumerate() {
+                logical[O::mode(k)] = c;
+            }
+            f(&logical[..L::ORDER], vals[q]);
+        });
+    }
+}
+
+/// A struct format is a source through its view, whose last two modes are the
+/// matrix's: the view's hidden modes (a diagonal's number, a block's row and
+/// column) are dropped.
+macro_rules! source_through_view {
+    ($name:ident<$($param:tt),*> where $($bounds:tt)*) => {
+        impl<$($bounds)*> sealed::Sealed for $name<$($param),*> {}
+
+        impl<$($bounds)*> Source<V> for $name<$($param),*> {
+            fn shape(&self) -> &[usize] {
+                $name::shape(self)
+            }
+
+            #[inline]
+            fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+                self.view().for_each_entry(|c, v| f(&c[c.len() - 2..], v));
+            }
+        }
+    };
+}
+
+source_through_view!(Dia<V> where V: Value);
+source_through_view!(CooAos<V, I> where V: Value, I: Index);
+source_through_view!(Csb<V, I> where V: Value, I: Index);
+
+impl<V, const R: usize, const C: usize, I: Index> sealed::Sealed for Bcsr<V, R, C, I> {}
+
+impl<V: Value, const R: usize, const C: usize, I: Index> Source<V> for Bcsr<V, R, C, I> {
+    fn shape(&self) -> &[usize] {
+        Bcsr::shape(self)
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+        self.view().for_each_entry(|c, v| f(&c[2..], v));
+    }
+}
+
+/// A source with its modes permuted ([`Source::permuted`]): mode `k` of the
+/// view is mode `modes[k]` of the source.
+#[derive(Debug)]
+pub struct Permuted<'a, S> {
+    source: &'a S,
+    modes: Vec<usize>,
+    shape: Vec<usize>,
+}
+
+impl<'a, S> Permuted<'a, S> {
+    fn new<V: Value>(source: &'a S, modes: &[usize]) -> Result<Self, Error>
+    where
+        S: Source<V>,
+    {
+        let order = source.shape().len();
+        let mut seen = vec![false; order];
+        let permutation = modes.len() == order
+            && modes
+                .iter()
+                .all(|&m| m < order && !std::mem::replace(&mut seen[m], true));
+        if !permutation {
+            return Err(Error::InvalidModeOrder {
+                order,
+                detail: format!("modes {modes:?} are not a permutation of 0..{order}"),
+            });
+        }
+        let shape = modes.iter().map(|&m| source.shape()[m]).collect();
+        Ok(Permuted {
+            source,
+            modes: modes.to_vec(),
+            shape,
+        })
+    }
+}
+
+impl<S> sealed::Sealed for Permuted<'_, S> {}
+
+impl<V: Value, S: Source<V>> Source<V> for Permuted<'_, S> {
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    fn unique(&self) -> bool {
+        self.source.unique()
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+        let order = self.modes.len();
+        let mut out = [0usize; MAX_ORDER];
+        self.source.for_each_entry(|c, v| {
+            for (o, &m) in out[..order].iter_mut().zip(&self.modes) {
+                *o = c[m];
+            }
+            f(&out[..order], v);
+        });
+    }
+}
+
+/// Coordinates given as a list (to [`Tensor::from_entries`] and the struct
+/// formats' `from_entries`): checked, row-major in one flat array, possibly
+/// repeated (repeats are summed).
+pub(crate) struct EntryList<V> {
+    pub(crate) shape: Vec<usize>,
+    /// `shape.len()` coordinates per entry.
+    pub(crate) flat: Vec<usize>,
+    pub(crate) vals: Vec<V>,
+}
+
+impl<V> sealed::Sealed for EntryList<V> {}
+
+impl<V: Value> Source<V> for EntryList<V> {
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    fn unique(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+        let order = self.shape.len();
+        if order == 0 {
+            // A scalar: one coordinate-less entry per value.
+            for &v in &self.vals {
+                f(&[], v);
+            }
+            return;
+        }
+        for (c, &v) in self.flat.chunks_exact(order).zip(&self.vals) {
+            f(c, v);
+        }
+    }
+}
+
+/// A source seen through a coordinate remapping (Chou et al. 2020, section
+/// 4): each logical coordinate `c` is listed as `map(c)`, a coordinate of
+/// `shape`, which has as many or more modes. A struct format declares its
+/// remapping this way and assembles the view it stores from it.
+pub(crate) struct Remapped<'a, S, F> {
+    source: &'a S,
+    shape: Vec<usize>,
+    map: F,
+}
+
+impl<'a, S, F: Fn(&[usize], &mut [usize])> Remapped<'a, S, F> {
+    /// `map(c, out)` writes the remapped coordinate of `c` into `out`, one
+    /// component per mode of `shape`, each below its size.
+    pub(crate) fn new(source: &'a S, shape: Vec<usize>, map: F) -> Self {
+        Remapped { source, shape, map }
+    }
+}
+
+impl<S, F> sealed::Sealed for Remapped<'_, S, F> {}
+
+impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize])> Source<V> for Remapped<'_, S, F> {
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    fn unique(&self) -> bool {
+        self.source.unique()
+    }
+
+    #[inline]
+    fn for_each_entry<G: FnMut(&[usize], V)>(&self, mut f: G) {
+        let order = self.shape.len();
+        let mut out = [0usize; MAX_ORDER];
+        self.source.for_each_entry(|c, v| {
+            (self.map)(c, &mut out[..order]);
+            f(&out[..order], v);
+        });
+    }
+}

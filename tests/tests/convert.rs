@@ -1,0 +1,236 @@
+//! Format conversion: every ordered pair of formats, on random, empty,
+//! single-entry, full and edge-shaped inputs, and round trips through each.
+//!
+//! A conversion copies the stored components. A target that pads (DIA's
+//! diagonals, BCSR's blocks, a dense matrix) stores zeros its layout needs
+//! besides; everything else stores exactly the source's components.
+
+use sparse_runtime::prelude::*;
+use sparse_tests::{random_entries, Entries, Rng};
+
+/// What the tests need of a format.
+trait Format: Source<f64> + Target<f64> {
+    const NAME: &'static str;
+    /// Whether it stores exactly the components it is given (no padding).
+    const EXACT: bool;
+    fn make(shape: &[usize], entries: &Entries<f64>) -> Result<Self, Error>;
+    fn listed(&self) -> Entries<f64>;
+    fn dense(&self) -> Vec<f64>;
+}
+
+macro_rules! format_spec {
+    ($t:ty, $exact:expr) => {
+        impl Format for $t {
+            const NAME: &'static str = stringify!($t);
+            const EXACT: bool = $exact;
+            fn make(shape: &[usize], entries: &Entries<f64>) -> Result<Self, Error> {
+                <$t>::from_entries(shape, entries.iter().map(|(c, v)| (c.as_slice(), *v)))
+            }
+            fn listed(&self) -> Entries<f64> {
+                self.entries()
+            }
+            fn dense(&self) -> Vec<f64> {
+                self.to_dense()
+            }
+        }
+    };
+}
+
+type Bcsr32 = Bcsr<f64, 3, 2>;
+type Csf3Swapped = Tensor<f64, (Compressed, Compressed, Compressed), Modes<2, 0, 1>>;
+type CsrDcsc = Tensor<f64, (Compressed, Dense), Modes<1, 0>>;
+
+format_spec!(Coo<f64>, true);
+format_spec!(CooAos<f64>, true);
+format_spec!(Csr<f64>, true);
+format_spec!(Csc<f64>, true);
+format_spec!(Dcsr<f64>, true);
+format_spec!(Dcsc<f64>, true);
+format_spec!(Dia<f64>, false);
+format_spec!(Ell<f64>, true);
+format_spec!(Bcsr32, false);
+format_spec!(Csb<f64>, true);
+format_spec!(HashMat<f64>, true);
+format_spec!(Dense2<f64>, false);
+format_spec!(CsrDcsc, false);
+format_spec!(Coo3<f64>, true);
+format_spec!(Csf3<f64>, true);
+format_spec!(Csf3Swapped, true);
+format_spec!(Dense3<f64>, false);
+
+/// The stored components that are not zero.
+fn nonzeros(entries: Entries<f64>) -> Entries<f64> {
+    entries.into_iter().filter(|(_, v)| *v != 0.0).collect()
+}
+
+/// Matrices: shapes with empty, single and edge-cut dimensions (7 x 5 cuts
+/// BCSR's 3 x 2 blocks), each at densities from empty to full.
+fn matrix_cases() -> Vec<(Vec<usize>, Entries<f64>)> {
+    let mut cases = Vec::new();
+    for shape in [
+        [0, 0],
+        [0, 4],
+        [3, 0],
+        [1, 1],
+        [1, 6],
+        [6, 1],
+        [7, 5],
+        [12, 9],
+    ] {
+        for (k, density) in [0.0, 0.1, 0.4, 1.0].into_iter().enumerate() {
+            cases.push((
+                shape.to_vec(),
+                random_entries(&shape, density, 7 + k as u64),
+            ));
+        }
+    }
+    cases.push((vec![5, 8], vec![(vec![4, 0], 2.5)]));
+    cases.push((vec![5, 8], vec![(vec![0, 7], -1.0), (vec![3, 3], 0.0)]));
+    cases
+}
+
+fn tensor3_cases() -> Vec<(Vec<usize>, Entries<f64>)> {
+    let mut cases = Vec::new();
+    for shape in [[0, 2, 3], [1, 1, 1], [2, 3, 4], [5, 1, 6], [4, 4, 4]] {
+        for (k, density) in [0.0, 0.2, 1.0].into_iter().enumerate() {
+            cases.push((
+                shape.to_vec(),
+                random_entries(&shape, density, 40 + k as u64),
+            ));
+        }
+    }
+    cases.push((vec![3, 4, 5], vec![(vec![2, 0, 4], 3.0)]));
+    cases
+}
+
+/// Converts `a` to `B` and back: the values are the same everywhere; the
+/// stored components are the same (explicit zeros included) unless `B` pads.
+fn check_pair<A: Format, B: Format>(shape: &[usize], entries: &Entries<f64>) {
+    let Ok(a) = A::make(shape, entries) else {
+        return; // not representable in A (a shape DIA cannot hold, say)
+    };
+    let case = format!(
+        "{} -> {} on {shape:?} with {} entries",
+        A::NAME,
+        B::NAME,
+        entries.len()
+    );
+    let b: B = match a.convert() {
+        Ok(b) => b,
+        Err(e) => panic!("{case}: {e}"),
+    };
+    assert_eq!(b.dense(), a.dense(), "{case}: values");
+    assert_eq!(
+        nonzeros(b.listed()),
+        nonzeros(a.listed()),
+        "{case}: nonzeros"
+    );
+    if B::EXACT {
+        assert_eq!(b.listed(), a.listed(), "{case}: stored components");
+    }
+    let back: A = b
+        .convert()
+        .unwrap_or_else(|e| panic!("{case} and back: {e}"));
+    assert_eq!(back.dense(), a.dense(), "{case} and back: values");
+    if B::EXACT {
+        assert_eq!(
+            back.listed(),
+            a.listed(),
+            "{case} and back: stored components"
+        );
+    }
+}
+
+macro_rules! all_pairs {
+    ($cases:ident; $($a:ty),+ $(,)?) => {
+        all_pairs!(@each $cases; [$($a),+]; $($a),+);
+    };
+    (@each $cases:ident; $all:tt; $($a:ty),+) => {
+        $(all_pairs!(@from $cases; $a; $all);)+
+    };
+    (@from $cases:ident; $a:ty; [$($b:ty),+]) => {
+        for (shape, entries) in $cases() {
+            $(check_pair::<$a, $b>(&shape, &entries);)+
+        }
+    };
+}
+
+#[test]
+fn every_pair_of_matrix_formats() {
+    all_pairs!(matrix_cases; Coo<f64>, CooAos<f64>, Csr<f64>, Csc<f64>, Dcsr<f64>, Dcsc<f64>,
+        Dia<f64>, Ell<f64>, Bcsr32, Csb<f64>, HashMat<f64>, Dense2<f64>, CsrDcsc);
+}
+
+#[test]
+fn every_pair_of_order_3_formats() {
+    all_pairs!(tensor3_cases; Coo3<f64>, Csf3<f64>, Csf3Swapped, Dense3<f64>);
+}
+
+#[test]
+fn transposition_is_a_conversion() {
+    let mut rng = Rng::new(3);
+    for shape in [[0, 3], [1, 1], [4, 7], [9, 2]] {
+        let entries = random_entries::<f64>(&shape, 0.3 + 0.1 * rng.unit(), rng.next_u64());
+        let a = Csr::<f64>::make(&shape, &entries).unwrap();
+        let t: Csr<f64> = a.transpose().unwrap();
+        let mut expected: Entries<f64> = a
+            .entries()
+            .into_iter()
+            .map(|(c, v)| (vec![c[1], c[0]], v))
+            .collect();
+        expected.sort_by(|x, y| x.0.cmp(&y.0));
+        assert_eq!(t.shape(), &[shape[1], shape[0]]);
+        assert_eq!(t.entries(), expected);
+        let back: Csc<f64> = t.transpose().unwrap();
+        assert_eq!(back.entries(), a.entries());
+    }
+    let v = SparseVec::<f64>::from_entries(&[3], [([1], 1.0)]).unwrap();
+    assert_eq!(
+        v.transpose::<Csr<f64>>().unwrap_err(),
+        Error::OrderMismatch {
+            expected: 2,
+            found: 1
+        }
+    );
+}
+
+#[test]
+fn permuted_views_reorder_modes() {
+    let a = Csf3::<f64>::make(&[2, 3, 4], &random_entries(&[2, 3, 4], 0.5, 9)).unwrap();
+    let p: Coo3<f64> = a.permuted(&[1, 2, 0]).unwrap().convert().unwrap();
+    assert_eq!(p.shape(), &[3, 4, 2]);
+    let mut expected: Entries<f64> = a
+        .entries()
+        .into_iter()
+        .map(|(c, v)| (vec![c[1], c[2], c[0]], v))
+        .collect();
+    expected.sort_by(|x, y| x.0.cmp(&y.0));
+    assert_eq!(p.entries(), expected);
+    for bad in [&[0, 1][..], &[0, 1, 1], &[0, 1, 3]] {
+        assert!(matches!(
+            a.permuted(bad),
+            Err(Error::InvalidModeOrder { order: 3, .. })
+        ));
+    }
+}
+
+#[test]
+fn a_shape_the_target_cannot_hold_is_an_error() {
+    let a = Csf3::<f64>::make(&[2, 2, 2], &vec![(vec![1, 1, 1], 1.0)]).unwrap();
+    assert_eq!(
+        a.convert::<Csr<f64>>().unwrap_err(),
+        Error::OrderMismatch {
+            expected: 2,
+            found: 3
+        }
+    );
+    let wide =
+        Csr::<f64, u64>::from_entries(&[2, 5_000_000_000], [([1, 4_999_999_999], 1.0)]).unwrap();
+    assert!(matches!(
+        wide.convert::<Csr<f64, u32>>(),
+        Err(Error::IndexOverflow {
+            value: 5_000_000_000,
+            ..
+        })
+    ));
+}
