@@ -65,6 +65,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
         value_type,
         old_output: None,
         forced_order: Vec::new(),
+        conversions: Vec::new(),
     };
     Some(read_old_output(kernel))
 }

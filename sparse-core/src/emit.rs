@@ -70,6 +70,7 @@ pub fn kernel_fn_as(
     let views = remapped_views(kernel);
     let mut checks = shape_checks(kernel, &sig.ident);
     checks.extend(e.assembled_check());
+    checks.extend(conversions(kernel));
     let dims = e.dim_bindings();
     let bindings = e.tensor_bindings();
     let stmts = e.disjoint_slices(e.block(body));
@@ -105,8 +106,10 @@ pub fn kernel_fn_as(
         },
         Some(old) => update(kernel, old, body),
     };
+    let conversion_docs = conversion_docs(kernel);
     quote! {
         #(#attrs)*
+        #conversion_docs
         #[allow(unused_unsafe, clippy::all)]
         #vis #sig {
             #assertions
@@ -166,14 +169,14 @@ fn canonical_signature(sig: &syn::Signature, kernel: &Kernel) -> syn::Signature 
         let syn::Pat::Ident(pat) = &*pt.pat else {
             continue;
         };
-        let Some(tensor) = kernel
+        let Some(t) = kernel
             .tensors
             .iter()
-            .find(|t| crate::names::same(&t.name, &pat.ident))
+            .position(|t| crate::names::same(&t.name, &pat.ident))
         else {
             continue;
         };
-        let canonical = tensor.format.canonical_type(&kernel.value_type);
+        let canonical = kernel.param_format(t).canonical_type(&kernel.value_type);
         let mutability = match ungroup(&pt.ty) {
             syn::Type::Reference(r) => r.mutability,
             _ => None,
@@ -199,8 +202,8 @@ fn type_assertions(kernel: &Kernel) -> TokenStream {
         .iter()
         .enumerate()
         .filter(|&(id, _)| Some(id) != kernel.old_output)
-        .map(|(_, t)| {
-            let canonical = t.format.canonical_type(&kernel.value_type);
+        .map(|(id, t)| {
+            let canonical = kernel.param_format(id).canonical_type(&kernel.value_type);
             let written = &t.written_type;
             // Spanned at the written type, where rustc reports a mismatch.
             let value = quote_spanned!(written.span()=> ::core::marker::PhantomData::<#written>);
@@ -224,6 +227,53 @@ fn remapped_views(kernel: &Kernel) -> TokenStream {
             quote! { let #name = #name.view(); }
         })
         .collect()
+}
+
+/// `let c = &Temporary::from_source(c)?;` for every converted operand (`crate::conversion`):
+/// from here on the kernel reads the temporary, which stores the same components in the
+/// mode order its loops traverse.
+fn conversions(kernel: &Kernel) -> TokenStream {
+    kernel
+        .conversions
+        .iter()
+        .map(|c| {
+            let name = &kernel.tensors[c.tensor].name;
+            let temporary = kernel.tensors[c.tensor]
+                .format
+                .canonical_type(&kernel.value_type);
+            let value = &kernel.value_type;
+            quote! {
+                let #name = &<#temporary as ::sparse_runtime::convert::Target<#value>>::from_source(#name)?;
+            }
+        })
+        .collect()
+}
+
+/// A rustdoc paragraph saying which operands the kernel converts on each call, and why.
+fn conversion_docs(kernel: &Kernel) -> TokenStream {
+    if kernel.conversions.is_empty() {
+        return TokenStream::new();
+    }
+    let list: Vec<String> = kernel
+        .conversions
+        .iter()
+        .map(|c| {
+            let t = &kernel.tensors[c.tensor];
+            format!(
+                "`{}` ({}) into a `{}`",
+                crate::names::plain(&t.name),
+                c.from.written,
+                crate::conversion::spelled(&t.format)
+            )
+        })
+        .collect();
+    let text = format!(
+        "\n\nConverts {} on every call (`sparse_runtime::convert`, linear in its size): no loop \
+         order traverses every operand in its storage order. Convert once before calling to \
+         save it; `#[schedule(convert(never))]` makes this a compile error instead.",
+        list.join(" and ")
+    );
+    quote!(#[doc = #text])
 }
 
 /// Every index variable binds dimensions of equal size: checked once per (tensor, mode) pair.

@@ -232,6 +232,27 @@ fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Di
         .iter()
         .map(|&m| format!("`{}`", kernel.vars[a.vars[m]].name))
         .collect();
+    let suggested = suggest_format(format, &kernel.value_type, &modes);
+    // Storing the tensor another way cannot help when it is also read in another order.
+    let read_twice = kernel
+        .accesses
+        .iter()
+        .any(|b| b.tensor == a.tensor && b.vars != a.vars);
+    let help = if read_twice {
+        format!(
+            "`{name}` is also read in another order: pass a second operand holding it with its levels in the order {order} (`{name}.convert::<{plain}>()?`, sparse_runtime::convert) and read that here",
+            name = tensor.name,
+            order = wanted.join(", "),
+            plain = suggested.trim_matches('`'),
+        )
+    } else {
+        format!(
+            "store `{}` as {}, which keeps its levels in the order {}",
+            tensor.name,
+            suggested,
+            wanted.join(", ")
+        )
+    };
     diags.error_spanned(
         &a.tokens,
         format!(
@@ -241,11 +262,6 @@ fn report_cycle(kernel: &Kernel, graph: &Graph, access: AccessId, diags: &mut Di
             stored.join(", "),
             wanted.join(", ")
         ),
-        format!(
-            "store `{}` as {}, which keeps its levels in the order {}",
-            tensor.name,
-            suggest_format(format, &kernel.value_type, &modes),
-            wanted.join(", ")
-        ),
+        help,
     );
 }

@@ -8,6 +8,7 @@
 //! ```
 
 pub mod check;
+pub mod conversion;
 pub mod diagnostic;
 pub mod emit;
 pub mod format;
@@ -187,7 +188,10 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
         if let Some((order, _)) = &schedule.order {
             kernel.forced_order = schedule::resolve_order(&kernel, order, &mut diags)?;
         }
-        let (parts, workspace) = nests(&kernel, &schedule, &mut diags)?;
+        let (parts, workspace, converted) = nests(&kernel, &schedule, &mut diags)?;
+        if let Some(converted) = converted {
+            kernel = converted;
+        }
         let lower_all = |values_only: bool, diags: &mut Diagnostics| {
             let mut body = Vec::new();
             for part in &parts {
@@ -249,6 +253,14 @@ pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
     }
 }
 
+/// Loop nests, the workspace their sparse output is appended through (if any), and the
+/// kernel with converted operands (if any).
+type Nests = (
+    Vec<split::Part>,
+    Option<workspace::Workspace>,
+    Option<notation::Kernel>,
+);
+
 /// The loop nests of a checked kernel, and its workspace if its sparse output is appended
 /// through one: the one the schedule asks for, else one only when no loop order (nor split)
 /// appends the output directly. Reports why when there is none.
@@ -256,7 +268,7 @@ fn nests(
     kernel: &notation::Kernel,
     schedule: &schedule::Schedule,
     diags: &mut Diagnostics,
-) -> Option<(Vec<split::Part>, Option<workspace::Workspace>)> {
+) -> Option<Nests> {
     let found = nests_unexplained(kernel, schedule, diags);
     let mut unforced = kernel.clone();
     unforced.forced_order.clear();
@@ -278,17 +290,23 @@ fn nests(
     found
 }
 
+/// The order of preference: loops that traverse every operand in storage order (split into
+/// nests if need be); a workspace below loops over the output's outer levels (Gustavson's
+/// rows); converting an operand into another mode order; the whole output in a workspace.
+/// The last two are implicit conversions, which `convert(never)` forbids, and neither is
+/// tried for a kernel with a compute-only variant, whose operand patterns must be the
+/// parameters' own.
 fn nests_unexplained(
     kernel: &notation::Kernel,
     schedule: &schedule::Schedule,
     diags: &mut Diagnostics,
-) -> Option<(Vec<split::Part>, Option<workspace::Workspace>)> {
+) -> Option<Nests> {
     let through = |w: workspace::Workspace| {
         let outer = split::Part {
             kernel: kernel.clone(),
             order: w.outer.clone(),
         };
-        (vec![outer], Some(w))
+        (vec![outer], Some(w), None)
     };
     if let Some(directive) = &schedule.workspace {
         let level = schedule::workspace_level(kernel, directive, diags)?;
@@ -308,13 +326,33 @@ fn nests_unexplained(
     }
     let mut direct = Diagnostics::default();
     if let Some(parts) = split::parts(kernel, &mut direct) {
-        return Some((parts, None));
+        return Some((parts, None, None));
     }
-    if let Some(w) = workspace::plan(kernel, None, None) {
+    let planned = workspace::plan(kernel, None, None);
+    let (row_wise, whole): (Option<_>, Option<_>) = match planned {
+        Some(w) if w.outer.is_empty() => (None, Some(w)),
+        w => (w, None),
+    };
+    if let Some(w) = row_wise {
         return Some(through(w));
     }
-    if let Some(e) = direct.into_error() {
-        diags.push(e);
+    let implicit = schedule.no_conversion.is_none() && schedule.compute.is_none();
+    if implicit {
+        if let Some((converted, parts)) = conversion::plan(kernel) {
+            return Some((parts, None, Some(converted)));
+        }
+        if let Some(w) = whole {
+            return Some(through(w));
+        }
+    } else if let Some(w) = whole.filter(|_| schedule.no_conversion.is_none()) {
+        return Some(through(w));
+    }
+    let e = direct.into_error()?;
+    match (schedule.no_conversion, conversion::plan(kernel)) {
+        (Some(span), Some((converted, _))) => {
+            diags.push(conversion::forbidden(e, span, kernel, &converted))
+        }
+        _ => diags.push(e),
     }
     None
 }

@@ -186,9 +186,21 @@ pub struct Kernel {
     /// Index variables whose loops a schedule nests in this order (`order(..)`), in every
     /// loop nest.
     pub forced_order: Vec<VarId>,
+    /// Inputs converted on entry into a temporary of another mode order
+    /// (`crate::conversion`): their [`TensorParam::format`] is the temporary's.
+    pub conversions: Vec<crate::conversion::Conversion>,
 }
 
 impl Kernel {
+    /// The format of tensor `t` as passed to the function: its own, unless the kernel
+    /// converts it on entry.
+    pub fn param_format(&self, t: TensorId) -> &Format {
+        self.conversions
+            .iter()
+            .find(|c| c.tensor == t)
+            .map_or(&self.tensors[t].format, |c| &c.from)
+    }
+
     /// Index variables of the output, in logical mode order (empty for a scalar output).
     pub fn output_vars(&self) -> &[VarId] {
         match &self.output {

@@ -36,6 +36,9 @@ pub struct Schedule {
     pub compute: Option<Ident>,
     /// `order(...)`: the variables as written, and the directive's span.
     pub order: Option<(Vec<Ident>, Span)>,
+    /// `convert(never)`: no operand is converted, nor the whole output computed through a
+    /// workspace, to get a loop order (the directive's span).
+    pub no_conversion: Option<Span>,
 }
 
 /// `workspace(v[, kind])`.
@@ -81,7 +84,7 @@ pub fn read(attrs: &[syn::Attribute], diags: &mut Diagnostics) -> Schedule {
     schedule
 }
 
-const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), and `compute(name)` (a compute-only variant named `name`)";
+const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), `compute(name)` (a compute-only variant named `name`) and `convert(never)` (no implicit conversion)";
 
 fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Diagnostics) {
     let syn::Meta::List(list) = directive else {
@@ -94,6 +97,10 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
     }
     if list.path.is_ident("order") {
         read_order(list, schedule, diags);
+        return;
+    }
+    if list.path.is_ident("convert") {
+        read_convert(list, schedule, diags);
         return;
     }
     if !list.path.is_ident("workspace") {
@@ -146,6 +153,26 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
         span: list.span(),
     };
     set_once(&mut schedule.workspace, directive, list, "workspace", diags);
+}
+
+/// `convert(never)`.
+fn read_convert(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let never = list.parse_args::<Ident>().is_ok_and(|arg| arg == "never");
+    if !never {
+        diags.error_help(
+            list.span(),
+            "the `convert` directive is `convert(never)`",
+            "write `convert(never)` to forbid converting an operand (or computing the whole output in a workspace) to get a loop order",
+        );
+        return;
+    }
+    set_once(
+        &mut schedule.no_conversion,
+        list.span(),
+        list,
+        "convert",
+        diags,
+    );
 }
 
 /// `order(i, j, ...)`.

@@ -169,31 +169,56 @@ fn statements_split_when_no_single_order_exists() {
     )
     .unwrap();
     assert_eq!(compile(&item).expect("split").orders.len(), 2);
-    // A sparse output cannot accumulate: it is appended through a workspace holding all of
-    // it, which the two nests fill.
-    let item: syn::ItemFn = syn::parse_str(
-        "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }",
-    )
-    .unwrap();
+    // A sparse output cannot accumulate, and no workspace below its rows exists: `c` is
+    // converted on entry into its transpose's order, and one nest merges.
+    let plus_transpose =
+        "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }";
+    let c = compile(&syn::parse_str(plus_transpose).unwrap()).expect("a conversion");
+    assert!(c.workspace.is_none());
+    assert_eq!(c.orders.len(), 1);
+    let converted: Vec<_> = c.kernel.conversions.iter().map(|v| v.tensor).collect();
+    assert_eq!(converted, [2]);
+    assert_eq!(c.kernel.tensors[2].format.mode_order, [1, 0]);
+    assert_eq!(c.kernel.param_format(2).mode_order, [0, 1]);
+    // A schedule can still ask for a workspace holding all of it, which two nests fill.
+    let item: syn::ItemFn =
+        syn::parse_str(&format!("#[schedule(workspace(i))] {plus_transpose}")).unwrap();
     let c = compile(&item).expect("a workspace over the whole output");
     let w = c.workspace.as_ref().expect("a workspace");
     assert_eq!((w.level, w.kind), (0, Kind::Hash));
     assert_eq!(c.orders.len(), 2);
-    // A product traversing two operands in opposite orders has no order at any level.
+    assert!(c.kernel.conversions.is_empty());
+    // A product traversing two operands in opposite orders converts one of them; forbidden,
+    // the error names the conversion a caller can make.
+    let product =
+        "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) * c(j, i) }";
+    let c = compile(&syn::parse_str(product).unwrap()).expect("a conversion");
+    assert_eq!(c.kernel.conversions.len(), 1);
+    let item: syn::ItemFn =
+        syn::parse_str(&format!("#[schedule(convert(never))] {product}")).unwrap();
+    let err = compile(&item).err().expect("no order without a conversion");
+    assert!(
+        err.to_string()
+            .contains("`convert(never)` forbids converting it"),
+        "{err}"
+    );
     let item: syn::ItemFn = syn::parse_str(
-        "fn f(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) * c(j, i) }",
-    )
-    .unwrap();
-    let err = compile(&item)
-        .err()
-        .expect("no order for a transposed operand");
-    assert!(err.to_string().contains("store `c` as `Csc<f64>`"), "{err}");
-    let item: syn::ItemFn = syn::parse_str(
-        "fn f(r: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) { r(i, j) = a(i, j) * b(i, j) }",
+        "#[schedule(convert(never))] fn f(r: &mut Csr<f64>, a: &Csc<f64>, b: &Csr<f64>) { r(i, j) = a(i, j) * b(i, j) }",
     )
     .unwrap();
     let err = compile(&item).err().expect("no order for a sparse output");
-    assert!(err.to_string().contains("no loop order traverses"), "{err}");
+    assert!(
+        err.to_string().contains("let a: Csr<_> = a.convert()?;"),
+        "{err}"
+    );
+    // Gustavson's workspace below the rows comes before a conversion.
+    let item: syn::ItemFn = syn::parse_str(
+        "fn f(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }",
+    )
+    .unwrap();
+    let c = compile(&item).expect("Gustavson");
+    assert!(c.kernel.conversions.is_empty());
+    assert_eq!(c.workspace.as_ref().map(|w| w.level), Some(1));
 }
 
 /// `order(..)` fixes the listed loops' nesting in every nest; the others go where the

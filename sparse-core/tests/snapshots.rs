@@ -220,3 +220,10 @@ fn spgemm_with_compute_only_variant() {
         "#[schedule(compute(spgemm_values))] pub fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }"
     ));
 }
+
+#[test]
+fn plus_transpose_converts_an_operand() {
+    insta::assert_snapshot!(generated(
+        "pub fn add_t(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }"
+    ));
+}

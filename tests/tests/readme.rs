@@ -185,3 +185,20 @@ fn spmm_sddmm_ttv_mttkrp() -> Result<(), Error> {
     );
     Ok(())
 }
+
+#[test]
+fn conversions_as_in_readme() -> Result<(), Error> {
+    let a = Coo::<f64>::from_entries(&[3, 4], [([2, 1], 1.0), ([0, 3], 2.0), ([0, 1], 3.0)])?;
+    let b: Csr<f64> = a.convert()?;
+    let c: Csc<f64> = b.convert()?;
+    let t: Csr<f64> = b.transpose()?;
+    let d: Dia<f64> = b.convert()?;
+    let p: Coo<f64> = b.permuted(&[1, 0])?.convert()?;
+    assert_eq!(b.entries(), a.entries());
+    assert_eq!(c.entries(), a.entries());
+    assert_eq!(t.entries(), p.entries());
+    assert_eq!(t.entries()[0], (vec![1, 0], 3.0));
+    assert_eq!(d.offsets(), &[-1, 1, 3]);
+    assert_eq!(d.to_dense(), a.to_dense());
+    Ok(())
+}

@@ -253,7 +253,7 @@ pub fn limitations(k: &Kernel) -> Vec<Limitation> {
         found.push(Limitation::OutputFormat);
     }
     match &k.schedule {
-        None if !has_loop_order(k) => found.push(Limitation::Order),
+        None if !has_loop_order(k) && !conversion_applies(k) => found.push(Limitation::Order),
         None => {}
         Some(s) => match schedule_level(k, s) {
             Err(l) => found.push(l),
@@ -330,7 +330,7 @@ pub fn workspace(k: &Kernel) -> Option<Placement> {
             kind: s.kind.unwrap_or(default(level)),
         });
     }
-    if k.in_place_output() || direct_order_exists(k) {
+    if k.in_place_output() || direct_order_exists(k) || conversion_applies(k) {
         return None;
     }
     let level = workspace_levels(k).into_iter().max()?;
@@ -543,6 +543,141 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
             g.satisfiable()
         })
     })
+}
+
+/// Formats held in a runtime struct (a view with modes the user does not index, or levels
+/// sharing one array): the compiler never converts them.
+const STRUCT_HELD: &[&str] = &["Dia", "CooAos", "Bcsr", "Csb"];
+
+/// Rule (e), operand conversion: without a schedule, when no loop order traverses every
+/// operand in storage order (no direct order for an appended output, nor a workspace below
+/// loops over its outer levels, a level above 0; for an output written in place, no order of
+/// rules (a) and (b)), the compiler converts one input, else two, into its own levels in
+/// another mode order, if that gives such an order (ahead of a workspace of the whole output).
+/// Convertible: an input of order 2 or more, not the output, not held in a struct. Never for
+/// a product-like kernel (a summed variable, a remapped format's hidden ones included, and
+/// two output variables no input access indexes together), whose orders without a workspace
+/// are inner products.
+pub fn conversion_applies(k: &Kernel) -> bool {
+    if k.schedule.is_some() || product_like(k) {
+        return false;
+    }
+    let ordered = |k: &Kernel| {
+        if k.in_place_output() {
+            has_loop_order(k)
+        } else {
+            direct_order_exists(k)
+        }
+    };
+    if ordered(k) || workspace_levels(k).iter().any(|&m| m > 0) {
+        return false;
+    }
+    let mut inputs: Vec<usize> = Vec::new();
+    accessed_params(&k.rhs, &mut inputs);
+    inputs.retain(|&p| {
+        p != k.out
+            && k.params[p].format().is_some_and(|f| {
+                f.order() >= 2
+                    && f.hidden == 0
+                    && !matches!(f.spelling, crate::format::Spelling::Alias { name, .. } if STRUCT_HELD.contains(&name))
+            })
+    });
+    // The temporary: the input's own levels in another mode order if they hold any
+    // coordinates (every singleton below a non-unique level), else compressed levels.
+    let reordered = |k: &Kernel, p: usize| -> Vec<Kernel> {
+        let f = k.params[p].format().expect("a tensor");
+        let branchless = |kind: Kind| {
+            matches!(
+                kind,
+                Kind::Singleton | Kind::SingletonNu | Kind::SingletonPadded
+            )
+        };
+        let universal = f
+            .kinds
+            .windows(2)
+            .all(|w| !branchless(w[1]) || !w[0].unique());
+        permutations(&f.modes)
+            .into_iter()
+            .filter(|m| *m != f.modes)
+            .map(|modes| {
+                let mut out = k.clone();
+                if let ParamKind::Input(f) = &mut out.params[p].kind {
+                    f.modes = modes;
+                    if !universal {
+                        f.kinds.iter_mut().for_each(|kind| *kind = Kind::Compressed);
+                    }
+                }
+                out
+            })
+            .collect()
+    };
+    for &p in &inputs {
+        if reordered(k, p).iter().any(ordered) {
+            return true;
+        }
+    }
+    for (a, &p) in inputs.iter().enumerate() {
+        for &q in &inputs[a + 1..] {
+            if reordered(k, p)
+                .iter()
+                .any(|kp| reordered(kp, q).iter().any(ordered))
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// See [`conversion_applies`].
+fn product_like(k: &Kernel) -> bool {
+    let (k, _) = &with_hidden_vars(k);
+    let mut accesses: Vec<(usize, Vec<usize>)> = Vec::new();
+    collect_accesses(&k.rhs, &mut accesses);
+    let used: BTreeSet<usize> = accesses
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    let sums = used.iter().any(|v| !k.out_vars.contains(v));
+    let shared = |u: usize, w: usize| {
+        accesses
+            .iter()
+            .any(|(p, vars)| *p != k.out && vars.contains(&u) && vars.contains(&w))
+    };
+    let out = &k.out_vars;
+    sums && out
+        .iter()
+        .enumerate()
+        .any(|(n, &u)| out[n + 1..].iter().any(|&w| u != w && !shared(u, w)))
+}
+
+fn collect_accesses(e: &Expr, out: &mut Vec<(usize, Vec<usize>)>) {
+    match e {
+        Expr::Access { param, vars } => out.push((*param, vars.clone())),
+        Expr::Scalar { .. } | Expr::Lit { .. } => {}
+        Expr::Neg(e) | Expr::Paren(e) => collect_accesses(e, out),
+        Expr::Bin(_, l, r) => {
+            collect_accesses(l, out);
+            collect_accesses(r, out);
+        }
+    }
+}
+
+/// The parameters `e` accesses, each once, in order of first access.
+fn accessed_params(e: &Expr, out: &mut Vec<usize>) {
+    match e {
+        Expr::Access { param, .. } => {
+            if !out.contains(param) {
+                out.push(*param);
+            }
+        }
+        Expr::Scalar { .. } | Expr::Lit { .. } => {}
+        Expr::Neg(e) | Expr::Paren(e) => accessed_params(e, out),
+        Expr::Bin(_, l, r) => {
+            accessed_params(l, out);
+            accessed_params(r, out);
+        }
+    }
 }
 
 /// Rule (c): one order of a sparse output's term (root sum nested) that follows the output's

@@ -8,7 +8,8 @@ use sparse_difftest_gen::kernel::{
 };
 use sparse_difftest_gen::reference::{check_dense, check_sparse, evaluate, Stored};
 use sparse_difftest_gen::semantics::{
-    has_loop_order_with, limitations, place, workspace, workspace_levels, Limitation, Placement,
+    conversion_applies, has_loop_order_with, limitations, place, workspace, workspace_levels,
+    Limitation, Placement,
 };
 
 fn input(name: &str, fmt: Format) -> Param {
@@ -213,7 +214,8 @@ fn limitations_are_recognized() {
         acc(1, &[J, I]),
     );
     assert_eq!(limitations(&k), vec![]);
-    // c(i, j) = a(j, i) * b(i, j), all Csr: one term walks a and b in opposite orders.
+    // c(i, j) = a(j, i) * b(i, j), all Csr: one term walks a and b in opposite orders;
+    // converting one of them into the other order gives a loop order (rule (e)).
     let k = kernel(
         vec![
             output("c", alias("Csr")),
@@ -223,7 +225,16 @@ fn limitations_are_recognized() {
         &[I, J],
         mul(acc(1, &[J, I]), acc(2, &[I, J])),
     );
+    assert_eq!(limitations(&k), vec![]);
+    assert!(conversion_applies(&k));
+    // c(i, j) = a(j, i) * a(i, j): one operand in both orders, which no conversion fixes.
+    let k = kernel(
+        vec![output("c", alias("Csr")), input("a", alias("Csr"))],
+        &[I, J],
+        mul(acc(1, &[J, I]), acc(1, &[I, J])),
+    );
     assert_eq!(limitations(&k), vec![Limitation::Order]);
+    assert!(!conversion_applies(&k));
     // The same into a dense output is fine (a's order alone decides).
     let k = kernel(
         vec![output("c", alias("Dense2")), input("a", alias("Csr"))],
@@ -425,8 +436,11 @@ fn a_schedule_at_an_impossible_level_is_refused() {
         acc(1, &[J, I]),
     );
     assert_eq!(workspace_levels(&k), vec![0]);
-    assert_eq!(workspace(&k), at(0, Hash));
+    // Without a schedule, a is converted instead (rule (e)): no workspace.
+    assert!(conversion_applies(&k));
+    assert_eq!(workspace(&k), None);
     assert_eq!(limitations(&scheduled(&k, "i", None)), vec![]);
+    assert_eq!(workspace(&scheduled(&k, "i", None)), at(0, Hash));
     assert_eq!(
         limitations(&scheduled(&k, "j", Some(Dense))),
         vec![Limitation::Order]
