@@ -968,3 +968,53 @@ fn huge_declared_shapes_are_errors_not_aborts() {
     assert!(mm::<Dense2<f64>>(text).is_err());
     assert!(mm::<Csr<f64, u64>>(text).is_err());
 }
+
+/// A general coordinate file of `n` entries (over 4 MB for `n` = 200,000), with line `bad` (1-based, if any) replaced by `defect`.
+fn big_file(n: usize, declared: usize, bad: Option<(usize, &str)>) -> (String, List<f64>) {
+    let mut rng = Rng::new(99);
+    let mut text = format!("%%MatrixMarket matrix coordinate real general\n1000 1000 {declared}\n");
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (i, j, v) = (rng.below(1000), rng.below(1000), rng.unit() - 0.5);
+        if bad.is_some_and(|(line, _)| line == k + 3) {
+            text += bad.unwrap().1;
+            text += "\n";
+        } else {
+            text += &format!("{} {} {v:.16e}\n", i + 1, j + 1);
+        }
+        if k % 1000 == 0 {
+            text += "% a comment\n\n";
+        }
+        want.push((vec![i, j], v));
+    }
+    (text, want)
+}
+
+#[test]
+fn large_files_parse_like_small_ones() {
+    let (text, want) = big_file(200_000, 200_000, None);
+    assert!(text.len() > 4 << 20);
+    let e: Entries<f64> = mm(&text).unwrap();
+    // In file order, exactly.
+    let got: List<f64> = e.iter().map(|(c, v)| (c.to_vec(), v)).collect();
+    assert_eq!(got, want);
+    // Defects anywhere are reported at their line.
+    let (text, _) = big_file(200_000, 200_000, Some((150_000, "7 7 x")));
+    let line = text.lines().position(|l| l == "7 7 x").unwrap() + 1;
+    assert_eq!(
+        mm::<Entries<f64>>(&text).unwrap_err().to_string(),
+        format!("t.mtx:{line}: value `x` is not a valid f64")
+    );
+    let (text, _) = big_file(200_000, 199_999, None);
+    let lines = text.lines().count();
+    let err = mm::<Entries<f64>>(&text).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!("t.mtx:{lines}: more entries than the 199999 the size line declares")
+    );
+    let (text, _) = big_file(200_000, 200_001, None);
+    assert_eq!(
+        mm::<Entries<f64>>(&text).unwrap_err().to_string(),
+        format!("t.mtx:{lines}: the file ends after 200000 of the 200001 entries the size line declares")
+    );
+}
