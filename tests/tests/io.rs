@@ -1018,3 +1018,12 @@ fn large_files_parse_like_small_ones() {
         format!("t.mtx:{lines}: the file ends after 200000 of the 200001 entries the size line declares")
     );
 }
+
+#[test]
+fn an_array_too_large_to_write_is_not_representable() {
+    let a = Dcsr::<f64, u64>::from_entries(&[1 << 40, 1 << 40], [([0, 0], 1.0)]).unwrap();
+    assert!(matches!(
+        io::write_matrix_market_with(Vec::new(), &a, Layout::Array),
+        Err(Error::NotRepresentable { .. })
+    ));
+}

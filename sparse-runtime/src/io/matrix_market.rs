@@ -121,9 +121,8 @@ pub fn write_matrix_market<T: ToEntries + ?Sized>(
     path: impl AsRef<Path>,
     tensor: &T,
 ) -> Result<(), Error> {
-    let entries = matrix_entries(tensor)?;
-    let layout = auto_layout(tensor);
-    write_file(path.as_ref(), |out| write_entries(out, &entries, layout))
+    let body = Body::of(tensor, auto_layout(tensor))?;
+    write_file(path.as_ref(), |out| body.write(out))
 }
 
 /// [`write_matrix_market`] into any writer (buffered here).
@@ -178,9 +177,9 @@ pub fn write_matrix_market_with<T: ToEntries + ?Sized>(
     tensor: &T,
     layout: Layout,
 ) -> Result<(), Error> {
-    let entries = matrix_entries(tensor)?;
+    let body = Body::of(tensor, layout)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, writer);
-    write_entries(&mut out, &entries, layout)
+    body.write(&mut out)
         .and_then(|()| out.flush())
         .map_err(|e| super::io_error(WRITER, &e))
 }
@@ -194,54 +193,65 @@ fn auto_layout<T: ToEntries + ?Sized>(tensor: &T) -> Layout {
     }
 }
 
-/// The entries of a matrix, sorted, or `OrderMismatch`.
-fn matrix_entries<T: ToEntries + ?Sized>(tensor: &T) -> Result<Entries<T::Value>, Error> {
-    let entries = tensor.to_entry_list();
-    if entries.order() != 2 {
-        return Err(Error::OrderMismatch {
-            expected: 2,
-            found: entries.order(),
-        });
-    }
-    Ok(entries)
+/// What a writer writes: a matrix's sorted entries, or its components column by column.
+enum Body<V> {
+    Coordinate(Entries<V>),
+    Array {
+        rows: usize,
+        cols: usize,
+        dense: Vec<V>,
+    },
 }
 
-/// Writes a matrix's sorted entries.
-fn write_entries<V: Value>(
-    out: &mut dyn Write,
-    entries: &Entries<V>,
-    layout: Layout,
-) -> std::io::Result<()> {
-    let field = if is_real::<V>() { "real" } else { "integer" };
-    let [rows, cols] = [entries.shape()[0], entries.shape()[1]];
-    match layout {
-        Layout::Coordinate => {
-            writeln!(out, "%%MatrixMarket matrix coordinate {field} general")?;
-            writeln!(out, "{rows} {cols} {}", entries.len())?;
-            for (c, v) in entries.iter() {
-                writeln!(out, "{} {} {v:?}", c[0] + 1, c[1] + 1)?;
-            }
+impl<V: Value> Body<V> {
+    /// The body of `tensor` in `layout`: `OrderMismatch` if it is not a matrix,
+    /// `NotRepresentable` if its array cannot be allocated.
+    fn of<T: ToEntries<Value = V> + ?Sized>(tensor: &T, layout: Layout) -> Result<Self, Error> {
+        let entries = tensor.to_entry_list();
+        let &[rows, cols] = entries.shape() else {
+            return Err(Error::OrderMismatch {
+                expected: 2,
+                found: entries.order(),
+            });
+        };
+        if layout == Layout::Coordinate {
+            return Ok(Body::Coordinate(entries));
         }
-        Layout::Array => {
-            let len = rows.checked_mul(cols).ok_or_else(|| {
-                std::io::Error::other(Error::NotRepresentable {
-                    detail: format!("a {rows} x {cols} array has more than usize::MAX components"),
-                })
+        let len = rows
+            .checked_mul(cols)
+            .ok_or_else(|| Error::NotRepresentable {
+                detail: format!("a {rows} x {cols} array has more than usize::MAX components"),
             })?;
-            let mut dense =
-                crate::alloc::filled(len, V::zero(), "the array").map_err(std::io::Error::other)?;
-            for (c, v) in entries.iter() {
-                let at = c[1] * rows + c[0];
-                dense[at] = dense[at] + v;
+        let mut dense = crate::alloc::filled(len, V::zero(), "the array")?;
+        for (c, v) in entries.iter() {
+            let at = c[1] * rows + c[0];
+            dense[at] = dense[at] + v;
+        }
+        Ok(Body::Array { rows, cols, dense })
+    }
+
+    /// Writes the banner, the size line and the body.
+    fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let field = if is_real::<V>() { "real" } else { "integer" };
+        match self {
+            Body::Coordinate(entries) => {
+                let [rows, cols] = [entries.shape()[0], entries.shape()[1]];
+                writeln!(out, "%%MatrixMarket matrix coordinate {field} general")?;
+                writeln!(out, "{rows} {cols} {}", entries.len())?;
+                for (c, v) in entries.iter() {
+                    writeln!(out, "{} {} {v:?}", c[0] + 1, c[1] + 1)?;
+                }
             }
-            writeln!(out, "%%MatrixMarket matrix array {field} general")?;
-            writeln!(out, "{rows} {cols}")?;
-            for v in dense {
-                writeln!(out, "{v:?}")?;
+            Body::Array { rows, cols, dense } => {
+                writeln!(out, "%%MatrixMarket matrix array {field} general")?;
+                writeln!(out, "{rows} {cols}")?;
+                for v in dense {
+                    writeln!(out, "{v:?}")?;
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Parses a whole Matrix Market file.
