@@ -74,6 +74,25 @@ pub enum Error {
         /// What is wrong with the mode order.
         detail: String,
     },
+    /// A file being read (Matrix Market, FROSTT `.tns`) is malformed, or holds a value
+    /// the tensor's value type cannot represent (see [`crate::io`]).
+    Parse {
+        /// The file's path, or the name given for in-memory data.
+        file: String,
+        /// The 1-based line of the defect (the last line for a file that ends early).
+        line: usize,
+        /// What was expected and what was found, as a sentence.
+        detail: String,
+    },
+    /// Reading or writing a file failed in the operating system (see [`crate::io`]).
+    Io {
+        /// The file's path, or the name given for in-memory data.
+        file: String,
+        /// The kind of the underlying [`std::io::Error`].
+        kind: std::io::ErrorKind,
+        /// The underlying error's message.
+        message: String,
+    },
 }
 
 impl Error {
@@ -148,6 +167,8 @@ impl fmt::Display for Error {
                     "invalid mode order for a tensor with {order} modes: {detail}"
                 )
             }
+            Error::Parse { file, line, detail } => write!(f, "{file}:{line}: {detail}"),
+            Error::Io { file, message, .. } => write!(f, "{file}: {message}"),
         }
     }
 }

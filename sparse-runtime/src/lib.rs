@@ -84,6 +84,7 @@ mod csb;
 mod dense;
 mod error;
 mod index;
+pub mod io;
 mod level;
 mod levels;
 mod mode_order;

@@ -1,0 +1,617 @@
+//! The Matrix Market exchange format (<https://math.nist.gov/MatrixMarket/formats.html>):
+//! a banner `%%MatrixMarket matrix <format> <field> <symmetry>`, `%` comment lines, a
+//! size line, then the entries, 1-based.
+
+use super::parse::{is_real, parse_count, parse_error, parse_index, parse_negated, parse_value};
+use super::parse::{show, Lines};
+use super::{read_all, read_file, write_file, Entries, FromEntries, ToEntries, WRITER};
+use crate::{Error, Value};
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// The fields a banner may name, for messages.
+const FIELDS: &str = "`real`, `double`, `integer`, `pattern` or `complex`";
+
+/// The symmetries a banner may name, for messages.
+const SYMMETRIES: &str = "`general`, `symmetric`, `skew-symmetric` or `hermitian`";
+
+/// The banner every file starts with, for messages.
+const BANNER: &str = "%%MatrixMarket matrix <format> <field> <symmetry>";
+
+/// How the entries are laid out in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// `coordinate`: a size line `rows columns entries`, then one `row column value`
+    /// line per stored entry.
+    Coordinate,
+    /// `array`: a size line `rows columns`, then every component's value, one per line,
+    /// column by column (column-major).
+    Array,
+}
+
+/// What the values are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    /// `real` or `double`.
+    Real,
+    /// `integer`.
+    Integer,
+    /// `pattern`: no value, each entry is one.
+    Pattern,
+}
+
+/// Which entries the file stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Symmetry {
+    /// Every entry.
+    General,
+    /// The lower triangle, diagonal included; `a(j, i) = a(i, j)` (also `hermitian`, as
+    /// the values are real).
+    Symmetric,
+    /// The strictly lower triangle; `a(j, i) = -a(i, j)`, the diagonal zero.
+    SkewSymmetric,
+}
+
+/// The banner's contents.
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    layout: Layout,
+    field: Field,
+    symmetry: Symmetry,
+}
+
+/// Reads the Matrix Market file at `path` into any format (`Csr<f64>`, `Coo<i64>`,
+/// `Dia<f32>`, [`Entries`], ...).
+///
+/// Reads `coordinate` and `array` files whose field is `real`, `double`, `integer` or
+/// `pattern` (each entry one) and whose symmetry is `general`, `symmetric`,
+/// `skew-symmetric` or `hermitian` (for real values, the same as symmetric). Symmetric
+/// files are expanded: each entry off the diagonal is also stored mirrored (negated
+/// for skew-symmetric). An `array` file gives every component as a stored entry, zeros
+/// included. Repeated coordinates are summed. The banner's words are matched without
+/// regard to case; `%` comment lines and blank lines may appear anywhere after the
+/// banner.
+///
+/// Errors: [`Error::Io`] if the file cannot be read; [`Error::Parse`] naming the file and
+/// line for any defect: a missing or malformed banner, an unknown or unsupported
+/// format, field (`complex`: no [`Value`] can hold it) or symmetry, a malformed size
+/// line, a line with the wrong number of fields, an index that is 0, out of range or
+/// not an integer, a value the value type cannot hold, more or fewer entries than the
+/// size line declares, an entry above the diagonal of a symmetric file, a nonzero
+/// diagonal in a skew-symmetric one; and the format's own construction errors (a shape
+/// its index type cannot hold). Nothing is built on error.
+///
+/// ```no_run
+/// let a: sparse_runtime::Csr<f64> = sparse_runtime::io::read_matrix_market("a.mtx")?;
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub fn read_matrix_market<T: FromEntries>(path: impl AsRef<Path>) -> Result<T, Error> {
+    let path = path.as_ref();
+    let bytes = read_file(path)?;
+    parse_matrix_market::<T::Value>(&bytes, &path.display().to_string())?.into_tensor()
+}
+
+/// [`read_matrix_market`] from any reader (a `&[u8]`, a `File`, a `BufReader`, ...);
+/// `name` stands for the file in error messages.
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+///
+/// let text = "%%MatrixMarket matrix array integer general\n2 2\n1\n2\n3\n4\n";
+/// let a: Dense2<i32> = sparse_runtime::io::read_matrix_market_from(text.as_bytes(), "a.mtx")?;
+/// assert_eq!(a.as_slice(), &[1, 3, 2, 4]); // the file is column-major
+///
+/// let bad = "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3 1.0\n";
+/// let err = sparse_runtime::io::read_matrix_market_from::<Csr<f64>>(bad.as_bytes(), "b.mtx");
+/// assert_eq!(err.unwrap_err().to_string(), "b.mtx:3: column index is 3, outside 1..=2");
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub fn read_matrix_market_from<T: FromEntries>(reader: impl Read, name: &str) -> Result<T, Error> {
+    let bytes = read_all(reader, name)?;
+    parse_matrix_market::<T::Value>(&bytes, name)?.into_tensor()
+}
+
+/// Writes a matrix to the file at `path` (created or truncated) in the Matrix Market
+/// format, [`Layout::Array`] if its format stores every component
+/// ([`ToEntries::is_dense`]: `Dense2`), else [`Layout::Coordinate`]; see
+/// [`write_matrix_market_with`].
+///
+/// Errors: the tensor is not a matrix (`OrderMismatch`), or [`Error::Io`] naming `path`.
+pub fn write_matrix_market<T: ToEntries + ?Sized>(
+    path: impl AsRef<Path>,
+    tensor: &T,
+) -> Result<(), Error> {
+    let body = Body::of(tensor, auto_layout(tensor))?;
+    write_file(path.as_ref(), |out| body.write(out))
+}
+
+/// [`write_matrix_market`] into any writer (buffered here).
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+///
+/// let a = Csr::<f64>::from_entries(&[2, 3], [([0, 2], 0.1), ([1, 0], -2.0)])?;
+/// let mut out = Vec::new();
+/// sparse_runtime::io::write_matrix_market_to(&mut out, &a)?;
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 3 0.1\n2 1 -2.0\n"
+/// );
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub fn write_matrix_market_to<T: ToEntries + ?Sized>(
+    writer: impl Write,
+    tensor: &T,
+) -> Result<(), Error> {
+    write_matrix_market_with(writer, tensor, auto_layout(tensor))
+}
+
+/// Writes a matrix in the Matrix Market format with the given layout, as a `general`
+/// matrix whose field is `integer` if the value type holds only integers (it cannot
+/// parse `0.5`) and `real` otherwise.
+///
+/// [`Layout::Coordinate`] writes every stored entry (explicit zeros included), sorted by
+/// row then column; [`Layout::Array`] every component, column by column. Indices are
+/// 1-based. Values are written with `{:?}`: for `f32` and `f64` the shortest decimal that
+/// reads back to the same bits (`0.1`, `1e-300`, `-0.0`, `inf`, `NaN`), for integers
+/// their digits.
+///
+/// Errors: the tensor is not a matrix (`OrderMismatch`), its array has more than
+/// `usize::MAX` components (`NotRepresentable`), or writing fails ([`Error::Io`]).
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+/// use sparse_runtime::io::{self, Layout};
+///
+/// let a = Csr::<i64>::from_entries(&[2, 2], [([0, 1], 7)])?;
+/// let mut out = Vec::new();
+/// io::write_matrix_market_with(&mut out, &a, Layout::Array)?;
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "%%MatrixMarket matrix array integer general\n2 2\n0\n0\n7\n0\n"
+/// );
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub fn write_matrix_market_with<T: ToEntries + ?Sized>(
+    writer: impl Write,
+    tensor: &T,
+    layout: Layout,
+) -> Result<(), Error> {
+    let body = Body::of(tensor, layout)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, writer);
+    body.write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| super::io_error(WRITER, &e))
+}
+
+/// The layout [`write_matrix_market`] picks.
+fn auto_layout<T: ToEntries + ?Sized>(tensor: &T) -> Layout {
+    if tensor.is_dense() {
+        Layout::Array
+    } else {
+        Layout::Coordinate
+    }
+}
+
+/// What a writer writes: a matrix's sorted entries, or its components column by column.
+enum Body<V> {
+    Coordinate(Entries<V>),
+    Array {
+        rows: usize,
+        cols: usize,
+        dense: Vec<V>,
+    },
+}
+
+impl<V: Value> Body<V> {
+    /// The body of `tensor` in `layout`: `OrderMismatch` if it is not a matrix,
+    /// `NotRepresentable` if its array cannot be allocated.
+    fn of<T: ToEntries<Value = V> + ?Sized>(tensor: &T, layout: Layout) -> Result<Self, Error> {
+        let entries = tensor.to_entry_list();
+        let &[rows, cols] = entries.shape() else {
+            return Err(Error::OrderMismatch {
+                expected: 2,
+                found: entries.order(),
+            });
+        };
+        if layout == Layout::Coordinate {
+            return Ok(Body::Coordinate(entries));
+        }
+        let len = rows
+            .checked_mul(cols)
+            .ok_or_else(|| Error::NotRepresentable {
+                detail: format!("a {rows} x {cols} array has more than usize::MAX components"),
+            })?;
+        let mut dense = crate::alloc::filled(len, V::zero(), "the array")?;
+        for (c, v) in entries.iter() {
+            let at = c[1] * rows + c[0];
+            dense[at] = dense[at] + v;
+        }
+        Ok(Body::Array { rows, cols, dense })
+    }
+
+    /// Writes the banner, the size line and the body.
+    fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let field = if is_real::<V>() { "real" } else { "integer" };
+        match self {
+            Body::Coordinate(entries) => {
+                let [rows, cols] = [entries.shape()[0], entries.shape()[1]];
+                writeln!(out, "%%MatrixMarket matrix coordinate {field} general")?;
+                writeln!(out, "{rows} {cols} {}", entries.len())?;
+                for (c, v) in entries.iter() {
+                    writeln!(out, "{} {} {v:?}", c[0] + 1, c[1] + 1)?;
+                }
+            }
+            Body::Array { rows, cols, dense } => {
+                writeln!(out, "%%MatrixMarket matrix array {field} general")?;
+                writeln!(out, "{rows} {cols}")?;
+                for v in dense {
+                    writeln!(out, "{v:?}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses a whole Matrix Market file.
+fn parse_matrix_market<V: Value>(bytes: &[u8], name: &str) -> Result<Entries<V>, Error> {
+    let mut lines = Lines::new(name, bytes, 1);
+    let header = parse_banner(&mut lines)?;
+    let mut fields = Vec::with_capacity(8);
+    // The size line: the first line that is neither blank nor a comment.
+    loop {
+        if !lines.next_fields(&mut fields) {
+            return Err(lines.error(format!(
+                "the file ends before the size line ({})",
+                size_line_fields(header.layout)
+            )));
+        }
+        if fields.first().is_some_and(|f| f[0] != b'%') {
+            break;
+        }
+    }
+    let expected = match header.layout {
+        Layout::Coordinate => 3,
+        Layout::Array => 2,
+    };
+    if fields.len() != expected {
+        return Err(lines.error(format!(
+            "expected {expected} fields on the size line ({}), found {}",
+            size_line_fields(header.layout),
+            fields.len()
+        )));
+    }
+    let count = |k: usize, what: &str| parse_count(fields[k], what).map_err(|e| lines.error(e));
+    let rows = count(0, "the row count")?;
+    let cols = count(1, "the column count")?;
+    if header.symmetry != Symmetry::General && rows != cols {
+        return Err(lines.error(format!(
+            "a {} matrix must be square, but the size line declares {rows} x {cols}",
+            symmetry_name(header.symmetry)
+        )));
+    }
+    match header.layout {
+        Layout::Coordinate => {
+            let declared = count(2, "the entry count")?;
+            read_coordinate(&mut lines, header, [rows, cols], declared, bytes.len())
+        }
+        Layout::Array => read_array(&mut lines, header, [rows, cols], bytes.len()),
+    }
+}
+
+/// What a size line holds, for messages.
+fn size_line_fields(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Coordinate => "rows, columns, entries",
+        Layout::Array => "rows, columns",
+    }
+}
+
+/// The name of a symmetry, for messages.
+fn symmetry_name(symmetry: Symmetry) -> &'static str {
+    match symmetry {
+        Symmetry::General => "general",
+        Symmetry::Symmetric => "symmetric",
+        Symmetry::SkewSymmetric => "skew-symmetric",
+    }
+}
+
+/// Reads and checks the banner, the file's first line.
+fn parse_banner(lines: &mut Lines<'_>) -> Result<Header, Error> {
+    let Some(line) = lines.next_raw() else {
+        return Err(lines.error(format!(
+            "the file is empty; a Matrix Market file starts with `{BANNER}`"
+        )));
+    };
+    let text = String::from_utf8_lossy(line).to_ascii_lowercase();
+    let words: Vec<&str> = text.split_ascii_whitespace().collect();
+    if words.first() != Some(&"%%matrixmarket") {
+        return Err(lines.error(format!(
+            "expected the banner `{BANNER}`, found `{}`",
+            show(line)
+        )));
+    }
+    if words.len() != 5 {
+        return Err(lines.error(format!(
+            "the banner has {} words after `%%MatrixMarket`, expected 4: `{BANNER}`",
+            words.len() - 1
+        )));
+    }
+    if words[1] != "matrix" {
+        return Err(lines.error(format!(
+            "unknown object `{}`: only `matrix` is supported",
+            words[1]
+        )));
+    }
+    let layout = match words[2] {
+        "coordinate" => Layout::Coordinate,
+        "array" => Layout::Array,
+        other => {
+            return Err(lines.error(format!(
+                "unknown format `{other}`: expected `coordinate` or `array`"
+            )))
+        }
+    };
+    let field = match words[3] {
+        "real" | "double" => Field::Real,
+        "integer" => Field::Integer,
+        "pattern" => Field::Pattern,
+        "complex" => {
+            return Err(lines.error(
+                "complex values are not supported: a tensor's value type must be `PartialOrd` \
+                 (the `Value` trait), which complex numbers are not",
+            ))
+        }
+        other => return Err(lines.error(format!("unknown field `{other}`: expected {FIELDS}"))),
+    };
+    let symmetry = match words[4] {
+        "general" => Symmetry::General,
+        "symmetric" | "hermitian" => Symmetry::Symmetric,
+        "skew-symmetric" => Symmetry::SkewSymmetric,
+        other => {
+            return Err(lines.error(format!("unknown symmetry `{other}`: expected {SYMMETRIES}")))
+        }
+    };
+    if field == Field::Pattern && layout == Layout::Array {
+        return Err(lines.error("an `array` file cannot have the field `pattern`"));
+    }
+    if field == Field::Pattern && symmetry == Symmetry::SkewSymmetric {
+        return Err(lines.error(
+            "a `pattern` file cannot be `skew-symmetric` (its mirrored entries would be -1)",
+        ));
+    }
+    Ok(Header {
+        layout,
+        field,
+        symmetry,
+    })
+}
+
+/// A cap on the entries to reserve room for: a file of `len` bytes holds at most one
+/// entry per 4 bytes (`1 1\n`), whatever its size line claims.
+fn plausible(declared: usize, len: usize) -> usize {
+    declared.min(len / 4 + 1)
+}
+
+/// Reads the entry lines of a `coordinate` file.
+///
+/// One thread: a version parsing line-aligned chunks on every core under
+/// `std::thread::scope` was 25% slower on the (loaded) 2-core development machine, so
+/// it was not kept.
+fn read_coordinate<V: Value>(
+    lines: &mut Lines<'_>,
+    header: Header,
+    shape: [usize; 2],
+    declared: usize,
+    len: usize,
+) -> Result<Entries<V>, Error> {
+    let mirrored = if header.symmetry == Symmetry::General {
+        1
+    } else {
+        2
+    };
+    let mut entries = Entries::with_capacity(&shape, plausible(declared, len) * mirrored);
+    let count = coordinate_lines(lines, header, declared, &mut entries)?;
+    if count < declared {
+        return Err(lines.error(format!(
+            "the file ends after {count} of the {declared} entries the size line declares"
+        )));
+    }
+    Ok(entries)
+}
+
+/// Parses entry lines into `entries` until the end of `lines`; returns their count.
+/// More than `limit` entries is an error.
+fn coordinate_lines<V: Value>(
+    lines: &mut Lines<'_>,
+    header: Header,
+    limit: usize,
+    entries: &mut Entries<V>,
+) -> Result<usize, Error> {
+    let shape = [entries.shape()[0], entries.shape()[1]];
+    let (expected, what) = match header.field {
+        Field::Pattern => (2, "row, column"),
+        _ => (3, "row, column, value"),
+    };
+    let mut fields = Vec::with_capacity(8);
+    let mut count = 0;
+    while lines.next_fields(&mut fields) {
+        match fields.first() {
+            None => continue,
+            Some(first) if first[0] == b'%' => continue,
+            Some(_) => {}
+        }
+        if count == limit {
+            return Err(lines.error(format!(
+                "more entries than the {limit} the size line declares"
+            )));
+        }
+        if fields.len() != expected {
+            return Err(lines.error(format!(
+                "expected {expected} fields ({what}), found {}",
+                fields.len()
+            )));
+        }
+        let i = parse_index(fields[0], "row index", shape[0]).map_err(|e| lines.error(e))?;
+        let j = parse_index(fields[1], "column index", shape[1]).map_err(|e| lines.error(e))?;
+        let v = match header.field {
+            Field::Pattern => V::one(),
+            _ => parse_value(fields[2]).map_err(|e| lines.error(e))?,
+        };
+        push_entry(entries, header.symmetry, i, j, v, || fields[2]).map_err(|e| lines.error(e))?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Stores entry `(i, j)` (0-based) of a file of symmetry `symmetry` and its mirror;
+/// `text` is the value's field, negated for a skew-symmetric mirror.
+#[inline]
+fn push_entry<'a, V: Value>(
+    entries: &mut Entries<V>,
+    symmetry: Symmetry,
+    i: usize,
+    j: usize,
+    v: V,
+    text: impl FnOnce() -> &'a [u8],
+) -> Result<(), String> {
+    match symmetry {
+        Symmetry::General => entries.push_unchecked(&[i, j], v),
+        Symmetry::Symmetric => {
+            if i < j {
+                return Err(format!(
+                    "entry ({}, {}) lies above the diagonal, but a symmetric file stores only \
+                     the lower triangle (row index >= column index)",
+                    i + 1,
+                    j + 1
+                ));
+            }
+            entries.push_unchecked(&[i, j], v);
+            if i != j {
+                entries.push_unchecked(&[j, i], v);
+            }
+        }
+        Symmetry::SkewSymmetric => {
+            if i < j {
+                return Err(format!(
+                    "entry ({}, {}) lies above the diagonal, but a skew-symmetric file stores \
+                     only the strictly lower triangle (row index > column index)",
+                    i + 1,
+                    j + 1
+                ));
+            }
+            if i == j {
+                if v != V::zero() {
+                    return Err(format!(
+                        "entry ({}, {}) lies on the diagonal with the nonzero value {v:?}, but \
+                         the diagonal of a skew-symmetric matrix is zero",
+                        i + 1,
+                        j + 1
+                    ));
+                }
+                entries.push_unchecked(&[i, j], v);
+            } else {
+                let mirror = if v == V::zero() {
+                    v
+                } else {
+                    parse_negated(text())?
+                };
+                entries.push_unchecked(&[i, j], v);
+                entries.push_unchecked(&[j, i], mirror);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads the value lines of an `array` file: every component column by column, or the
+/// lower triangle (strictly lower for skew-symmetric) column by column.
+fn read_array<V: Value>(
+    lines: &mut Lines<'_>,
+    header: Header,
+    shape: [usize; 2],
+    len: usize,
+) -> Result<Entries<V>, Error> {
+    let [rows, cols] = shape;
+    let name = lines.name();
+    let line = lines.line();
+    let too_many = || {
+        parse_error(
+            name,
+            line,
+            format!("a {rows} x {cols} array has too many components"),
+        )
+    };
+    // The first row stored in column `j`.
+    let first_row = |j: usize| match header.symmetry {
+        Symmetry::General => 0,
+        Symmetry::Symmetric => j,
+        Symmetry::SkewSymmetric => j + 1,
+    };
+    let declared = match header.symmetry {
+        Symmetry::General => rows.checked_mul(cols).ok_or_else(too_many)?,
+        // n (n + 1) / 2 and n (n - 1) / 2, computed without overflowing on the way.
+        Symmetry::Symmetric => {
+            triangle(rows, rows.checked_add(1).ok_or_else(too_many)?).ok_or_else(too_many)?
+        }
+        Symmetry::SkewSymmetric => triangle(rows, rows.saturating_sub(1)).ok_or_else(too_many)?,
+    };
+    let what = match header.symmetry {
+        Symmetry::General => "the array's",
+        Symmetry::Symmetric => "the lower triangle's",
+        Symmetry::SkewSymmetric => "the strictly lower triangle's",
+    };
+    let mirrored = if header.symmetry == Symmetry::General {
+        1
+    } else {
+        2
+    };
+    let mut entries = Entries::with_capacity(&shape, plausible(declared, len * 2) * mirrored);
+    let mut fields = Vec::with_capacity(4);
+    let (mut i, mut j) = (first_row(0), 0);
+    let mut count = 0;
+    while lines.next_fields(&mut fields) {
+        match fields.first() {
+            None => continue,
+            Some(first) if first[0] == b'%' => continue,
+            Some(_) => {}
+        }
+        if count == declared {
+            return Err(lines.error(format!(
+                "more values than the {declared} of {what} {rows} x {cols} components"
+            )));
+        }
+        if fields.len() != 1 {
+            return Err(lines.error(format!(
+                "expected 1 field (value) per line of an array, found {}",
+                fields.len()
+            )));
+        }
+        let v = parse_value(fields[0]).map_err(|e| lines.error(e))?;
+        // `count < declared`, so (i, j) is a stored component.
+        push_entry(&mut entries, header.symmetry, i, j, v, || fields[0])
+            .map_err(|e| lines.error(e))?;
+        count += 1;
+        i += 1;
+        while i >= rows && j < cols {
+            j += 1;
+            i = first_row(j);
+        }
+    }
+    if count < declared {
+        return Err(lines.error(format!(
+            "the file ends after {count} of the {declared} values of {what} {rows} x {cols} components"
+        )));
+    }
+    Ok(entries)
+}
+
+/// `a * b / 2` for `a * b` even, or `None` on overflow.
+fn triangle(a: usize, b: usize) -> Option<usize> {
+    if a & 1 == 0 {
+        (a / 2).checked_mul(b)
+    } else {
+        a.checked_mul(b / 2)
+    }
+}

@@ -1,0 +1,382 @@
+//! Reading and writing tensors as files: [Matrix Market] (`.mtx`) and [FROSTT] `.tns`.
+//!
+//! A reader parses the whole file into [`Entries`] (the shape, one flat array of
+//! coordinates and the values), then builds the tensor you ask for from them through
+//! [`FromEntries`], which every format implements: any [`Tensor<V, L, O>`](Tensor)
+//! (`Csr`, `Csc`, `Coo`, `Dcsr`, `Csf3`, `Dense2`, `HashMat`, `Ell`, ...) and the struct
+//! formats [`Dia`], [`Bcsr`], [`Csb`] and [`CooAos`]. Duplicate entries are summed, as by
+//! `from_entries`. A writer takes anything that lists its entries ([`ToEntries`]).
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//! use sparse_runtime::io;
+//!
+//! let text = "%%MatrixMarket matrix coordinate real symmetric\n\
+//!             % the lower triangle of a 3 x 3 matrix\n\
+//!             3 3 3\n\
+//!             1 1 2.0\n\
+//!             2 1 -1.0\n\
+//!             3 3 4.5\n";
+//! let a: Csr<f64> = io::read_matrix_market_from(text.as_bytes(), "a.mtx")?;
+//! assert_eq!(
+//!     a.entries(),
+//!     vec![(vec![0, 0], 2.0), (vec![0, 1], -1.0), (vec![1, 0], -1.0), (vec![2, 2], 4.5)]
+//! );
+//!
+//! let mut file = Vec::new();
+//! io::write_matrix_market_to(&mut file, &a)?;
+//! let back: Coo<f64> = io::read_matrix_market_from(&file[..], "written")?;
+//! assert_eq!(back.entries(), a.entries());
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
+//! Every malformed input is an [`Error::Parse`] naming the file, the line and what was
+//! expected (`a.mtx:12: expected 3 fields (row, column, value), found 2`), and nothing
+//! is built; a failure of the operating system is an [`Error::Io`]. Reading never
+//! panics on any input.
+//!
+//! **Values** are parsed by the value type itself (`V::from_str_radix(text, 10)`, which
+//! for `f32`/`f64` is Rust's correctly rounded `str::parse` and for integers an exact
+//! parse): a value the type cannot hold (`1.5` or `3.0` into `i32`, `-1` into `u32`,
+//! `300` into `u8`) is an error naming its line. Values are written with `{:?}`, Rust's
+//! shortest representation that reads back to the same bits, so a written file reads
+//! back bit-identical. Complex values are refused: a [`Value`] must be `PartialOrd`,
+//! which complex numbers are not, so no value type could hold them.
+//!
+//! **Performance**: a file is read into memory whole and scanned once as bytes; indices
+//! are parsed by a hand loop, values from borrowed `&str` slices; nothing is allocated
+//! per line.
+//!
+//! [Matrix Market]: https://math.nist.gov/MatrixMarket/formats.html
+//! [FROSTT]: http://frostt.io/tensors/file-formats.html
+
+mod matrix_market;
+mod parse;
+mod tns;
+
+pub use matrix_market::{
+    read_matrix_market, read_matrix_market_from, write_matrix_market, write_matrix_market_to,
+    write_matrix_market_with, Layout,
+};
+pub use tns::{
+    read_tns, read_tns_from, read_tns_with_shape, read_tns_with_shape_from, write_tns, write_tns_to,
+};
+
+use crate::levels::Levels;
+use crate::mode_order::{to_logical, ModeOrder};
+use crate::walk::for_each_stored;
+use crate::{Bcsr, CooAos, Csb, Dia, Error, Index, Tensor, Value};
+use std::io::Read;
+use std::path::Path;
+
+/// A list of entries of a tensor of known shape, in a neutral form: what the readers
+/// produce and the writers consume.
+///
+/// Coordinates are 0-based and logical, stored in one flat array (`order` of them per
+/// entry), so a list of millions of entries is three allocations. Entries may be in any
+/// order and may repeat (building a tensor sums repeats).
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+/// use sparse_runtime::io::Entries;
+///
+/// let mut e = Entries::new(&[2, 3]);
+/// e.push(&[1, 2], 5.0)?;
+/// e.push(&[0, 0], 1.0)?;
+/// assert!(e.push(&[2, 0], 1.0).is_err()); // outside the shape
+/// assert_eq!(e.len(), 2);
+/// assert_eq!(e.coord(0), &[1, 2]);
+/// let a: Csc<f64> = e.into_tensor()?;
+/// assert_eq!(a.entries(), vec![(vec![0, 0], 1.0), (vec![1, 2], 5.0)]);
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entries<V> {
+    shape: Vec<usize>,
+    coords: Vec<usize>,
+    vals: Vec<V>,
+}
+
+impl<V: Value> Entries<V> {
+    /// No entries, for a tensor of shape `shape`.
+    pub fn new(shape: &[usize]) -> Self {
+        Entries {
+            shape: shape.to_vec(),
+            coords: Vec::new(),
+            vals: Vec::new(),
+        }
+    }
+
+    /// No entries, with room reserved for up to `capacity` of them (fewer if that much
+    /// memory cannot be reserved: the lists then grow as entries are pushed).
+    pub fn with_capacity(shape: &[usize], capacity: usize) -> Self {
+        let mut e = Self::new(shape);
+        e.reserve(capacity);
+        e
+    }
+
+    /// Reserves room for `additional` more entries if the memory can be had; never
+    /// fails (pushing grows the lists anyway).
+    fn reserve(&mut self, additional: usize) {
+        let coords = additional.saturating_mul(self.shape.len());
+        if self.coords.try_reserve(coords).is_ok() && self.vals.try_reserve(additional).is_err() {
+            self.coords.shrink_to_fit();
+        }
+    }
+
+    /// Appends an entry (0-based logical coordinate).
+    ///
+    /// Errors: `coord` has not one component per mode (`OrderMismatch`) or lies outside
+    /// the shape (`CoordinateOutOfBounds`).
+    pub fn push(&mut self, coord: &[usize], value: V) -> Result<(), Error> {
+        if coord.len() != self.shape.len() {
+            return Err(Error::OrderMismatch {
+                expected: self.shape.len(),
+                found: coord.len(),
+            });
+        }
+        if coord.iter().zip(&self.shape).any(|(&c, &n)| c >= n) {
+            return Err(Error::CoordinateOutOfBounds {
+                coordinate: coord.to_vec(),
+                shape: self.shape.clone(),
+            });
+        }
+        self.push_unchecked(coord, value);
+        Ok(())
+    }
+
+    /// Appends an entry the caller has checked.
+    #[inline]
+    fn push_unchecked(&mut self, coord: &[usize], value: V) {
+        debug_assert!(coord.len() == self.shape.len());
+        self.coords.extend_from_slice(coord);
+        self.vals.push(value);
+    }
+
+    /// The tensor's logical shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The number of modes.
+    pub fn order(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// The number of entries (repeats counted).
+    pub fn len(&self) -> usize {
+        self.vals.len()
+    }
+
+    /// Whether there is no entry.
+    pub fn is_empty(&self) -> bool {
+        self.vals.is_empty()
+    }
+
+    /// The coordinate of entry `e`.
+    ///
+    /// # Panics
+    /// If `e >= self.len()`.
+    pub fn coord(&self, e: usize) -> &[usize] {
+        let order = self.order();
+        &self.coords[e * order..(e + 1) * order]
+    }
+
+    /// Every coordinate, `order` components per entry, entry after entry.
+    pub fn coords(&self) -> &[usize] {
+        &self.coords
+    }
+
+    /// The values, one per entry.
+    pub fn vals(&self) -> &[V] {
+        &self.vals
+    }
+
+    /// The entries as `(coordinate, value)`, in list order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&[usize], V)> + '_ {
+        (0..self.len()).map(move |e| (self.coord(e), self.vals[e]))
+    }
+
+    /// Sorts the entries by coordinate, lexicographically (stable: repeats keep their
+    /// order).
+    pub fn sort(&mut self) {
+        let order = self.order();
+        let sorted = (1..self.len()).all(|e| self.coord(e - 1) <= self.coord(e));
+        if sorted || order == 0 {
+            return;
+        }
+        let mut perm: Vec<usize> = (0..self.len()).collect();
+        perm.sort_by(|&a, &b| self.coord(a).cmp(self.coord(b)));
+        let coords = perm
+            .iter()
+            .flat_map(|&e| self.coord(e).iter().copied())
+            .collect();
+        let vals = perm.iter().map(|&e| self.vals[e]).collect();
+        self.coords = coords;
+        self.vals = vals;
+    }
+
+    /// Builds a tensor of any format from the entries (repeats summed): the one place
+    /// where the readers construct their result.
+    ///
+    /// Errors: those of the format's `from_entries` (a shape or coordinate count the
+    /// format cannot hold, `IndexOverflow`, `OrderMismatch`, `NotRepresentable`).
+    pub fn into_tensor<T: FromEntries<Value = V>>(self) -> Result<T, Error> {
+        T::from_entry_list(self)
+    }
+}
+
+/// A format that can be built from an [`Entries`] list: every [`Tensor`] and the struct
+/// formats [`Dia`], [`Bcsr`], [`Csb`] (with its default block size) and [`CooAos`].
+///
+/// The readers build their result through it ([`Entries::into_tensor`]); implement it
+/// to read files into a type of your own.
+pub trait FromEntries: Sized {
+    /// The value type.
+    type Value: Value;
+
+    /// The number of modes every tensor of this type has, if fixed (a reader uses it
+    /// when the file does not say, as for an empty `.tns` file).
+    const ORDER: Option<usize>;
+
+    /// Builds the tensor from `entries` (coordinates in any order, repeats summed).
+    fn from_entry_list(entries: Entries<Self::Value>) -> Result<Self, Error>;
+}
+
+/// A tensor (or list) that can list its entries, for the writers: every [`Tensor`], the
+/// struct formats [`Dia`], [`Bcsr`], [`Csb`], [`CooAos`], and [`Entries`] itself.
+pub trait ToEntries {
+    /// The value type.
+    type Value: Value;
+
+    /// Every stored entry (explicit zeros included), sorted by coordinate.
+    fn to_entry_list(&self) -> Entries<Self::Value>;
+
+    /// Whether every component is stored (a dense format), which the Matrix Market
+    /// writer then writes in the `array` layout. `false` unless overridden.
+    fn is_dense(&self) -> bool {
+        false
+    }
+}
+
+impl<V: Value> FromEntries for Entries<V> {
+    type Value = V;
+    const ORDER: Option<usize> = None;
+
+    fn from_entry_list(entries: Entries<V>) -> Result<Self, Error> {
+        Ok(entries)
+    }
+}
+
+impl<V: Value> ToEntries for Entries<V> {
+    type Value = V;
+
+    fn to_entry_list(&self) -> Entries<V> {
+        let mut e = self.clone();
+        e.sort();
+        e
+    }
+}
+
+impl<V: Value, L: Levels, O: ModeOrder> FromEntries for Tensor<V, L, O> {
+    type Value = V;
+    const ORDER: Option<usize> = Some(L::ORDER);
+
+    fn from_entry_list(entries: Entries<V>) -> Result<Self, Error> {
+        Tensor::from_entries(&entries.shape, entries.iter())
+    }
+}
+
+impl<V: Value, L: Levels, O: ModeOrder> ToEntries for Tensor<V, L, O> {
+    type Value = V;
+
+    fn to_entry_list(&self) -> Entries<V> {
+        let mut out = Entries::with_capacity(self.shape(), self.vals().len());
+        let mut logical = vec![0; self.order()];
+        let vals = self.vals();
+        for_each_stored(self.levels(), |path, p| {
+            to_logical::<O>(path, &mut logical);
+            out.push_unchecked(&logical, vals[p]);
+        });
+        out.sort();
+        out
+    }
+
+    fn is_dense(&self) -> bool {
+        L::properties().iter().all(|p| p.full)
+    }
+}
+
+/// [`FromEntries`] and [`ToEntries`] for a struct format with `from_entries` and
+/// `entries` of its own.
+macro_rules! struct_format_entries {
+    ($([$($generics:tt)*] $ty:ty),+ $(,)?) => {$(
+        impl<$($generics)*> FromEntries for $ty {
+            type Value = V;
+            const ORDER: Option<usize> = Some(2);
+
+            fn from_entry_list(entries: Entries<V>) -> Result<Self, Error> {
+                <$ty>::from_entries(&entries.shape, entries.iter())
+            }
+        }
+
+        impl<$($generics)*> ToEntries for $ty {
+            type Value = V;
+
+            fn to_entry_list(&self) -> Entries<V> {
+                let list = self.entries();
+                let mut out = Entries::with_capacity(self.shape(), list.len());
+                for (c, v) in list {
+                    out.push_unchecked(&c, v);
+                }
+                out
+            }
+        }
+    )+};
+}
+
+struct_format_entries!(
+    [V: Value] Dia<V>,
+    [V: Value, I: Index] CooAos<V, I>,
+    [V: Value, I: Index] Csb<V, I>,
+    [V: Value, const R: usize, const C: usize, I: Index] Bcsr<V, R, C, I>,
+);
+
+/// The bytes of the file at `path`, or an [`Error::Io`] naming it.
+fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| io_error(&path.display().to_string(), &e))
+}
+
+/// Everything `reader` yields, or an [`Error::Io`] naming `name`.
+fn read_all(mut reader: impl Read, name: &str) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(name, &e))?;
+    Ok(bytes)
+}
+
+/// [`Error::Io`] for `e` on `file`.
+fn io_error(file: &str, e: &std::io::Error) -> Error {
+    Error::Io {
+        file: file.to_owned(),
+        kind: e.kind(),
+        message: e.to_string(),
+    }
+}
+
+/// Creates the file at `path`, lets `write` fill it through a buffer, and flushes it.
+fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let name = path.display().to_string();
+    let file = std::fs::File::create(path).map_err(|e| io_error(&name, &e))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    write(&mut out)
+        .and_then(|()| std::io::Write::flush(&mut out))
+        .map_err(|e| io_error(&name, &e))
+}
+
+/// The name [`Error::Io`] gives a writer that is not a file.
+const WRITER: &str = "<writer>";
