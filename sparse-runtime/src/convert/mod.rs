@@ -58,7 +58,7 @@ mod source;
 pub(crate) use assemble::insert_segments;
 #[doc(hidden)]
 pub use assemble::{BelowDense, InStorageOrder};
-pub(crate) use source::{EntryList, Remapped};
+pub(crate) use source::Remapped;
 pub use source::{Permuted, Source};
 
 use crate::Error;

@@ -2,6 +2,7 @@
 //! by walking its own levels.
 
 use super::Target;
+use crate::io::Entries;
 use crate::levels::{Levels, MAX_ORDER};
 use crate::mode_order::ModeOrder;
 use crate::{Bcsr, CooAos, Csb, Dia, Error, Index, Tensor, Value};
@@ -204,21 +205,13 @@ impl<V: Value, S: Source<V>> Source<V> for Permuted<'_, S> {
     }
 }
 
-/// Coordinates given as a list (to [`Tensor::from_entries`] and the struct
-/// formats' `from_entries`): checked, row-major in one flat array, possibly
-/// repeated (repeats are summed).
-pub(crate) struct EntryList<V> {
-    pub(crate) shape: Vec<usize>,
-    /// `shape.len()` coordinates per entry.
-    pub(crate) flat: Vec<usize>,
-    pub(crate) vals: Vec<V>,
-}
+/// A list of coordinates (what `from_entries` and the file readers build from): checked,
+/// possibly repeated (repeats are summed, in list order).
+impl<V> sealed::Sealed for Entries<V> {}
 
-impl<V> sealed::Sealed for EntryList<V> {}
-
-impl<V: Value> Source<V> for EntryList<V> {
+impl<V: Value> Source<V> for Entries<V> {
     fn shape(&self) -> &[usize] {
-        &self.shape
+        Entries::shape(self)
     }
 
     fn unique(&self) -> bool {
@@ -227,15 +220,13 @@ impl<V: Value> Source<V> for EntryList<V> {
 
     #[inline]
     fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
-        let order = self.shape.len();
+        let order = self.order();
         if order == 0 {
-            // A scalar: one coordinate-less entry per value.
-            for &v in &self.vals {
-                f(&[], v);
-            }
+            // No coordinates: one empty coordinate per value.
+            self.vals().iter().for_each(|&v| f(&[], v));
             return;
         }
-        for (c, &v) in self.flat.chunks_exact(order).zip(&self.vals) {
+        for (c, &v) in self.coords().chunks_exact(order).zip(self.vals()) {
             f(c, v);
         }
     }

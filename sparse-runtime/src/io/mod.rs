@@ -62,9 +62,9 @@ pub use tns::{
     read_tns, read_tns_from, read_tns_with_shape, read_tns_with_shape_from, write_tns, write_tns_to,
 };
 
+use crate::convert::{Source, Target};
 use crate::levels::Levels;
-use crate::mode_order::{to_logical, ModeOrder};
-use crate::walk::for_each_stored;
+use crate::mode_order::ModeOrder;
 use crate::{Bcsr, CooAos, Csb, Dia, Error, Index, Tensor, Value};
 use std::io::Read;
 use std::path::Path;
@@ -283,7 +283,7 @@ impl<V: Value, L: Levels, O: ModeOrder> FromEntries for Tensor<V, L, O> {
     const ORDER: Option<usize> = Some(L::ORDER);
 
     fn from_entry_list(entries: Entries<V>) -> Result<Self, Error> {
-        Tensor::from_entries(&entries.shape, entries.iter())
+        Self::from_source(&entries)
     }
 }
 
@@ -291,15 +291,7 @@ impl<V: Value, L: Levels, O: ModeOrder> ToEntries for Tensor<V, L, O> {
     type Value = V;
 
     fn to_entry_list(&self) -> Entries<V> {
-        let mut out = Entries::with_capacity(self.shape(), self.vals().len());
-        let mut logical = vec![0; self.order()];
-        let vals = self.vals();
-        for_each_stored(self.levels(), |path, p| {
-            to_logical::<O>(path, &mut logical);
-            out.push_unchecked(&logical, vals[p]);
-        });
-        out.sort();
-        out
+        listed(self, self.vals().len())
     }
 
     fn is_dense(&self) -> bool {
@@ -316,7 +308,7 @@ macro_rules! struct_format_entries {
             const ORDER: Option<usize> = Some(2);
 
             fn from_entry_list(entries: Entries<V>) -> Result<Self, Error> {
-                <$ty>::from_entries(&entries.shape, entries.iter())
+                Self::from_source(&entries)
             }
         }
 
@@ -324,12 +316,7 @@ macro_rules! struct_format_entries {
             type Value = V;
 
             fn to_entry_list(&self) -> Entries<V> {
-                let list = self.entries();
-                let mut out = Entries::with_capacity(self.shape(), list.len());
-                for (c, v) in list {
-                    out.push_unchecked(&c, v);
-                }
-                out
+                listed(self, self.nnz())
             }
         }
     )+};
@@ -341,6 +328,14 @@ struct_format_entries!(
     [V: Value, I: Index] Csb<V, I>,
     [V: Value, const R: usize, const C: usize, I: Index] Bcsr<V, R, C, I>,
 );
+
+/// The stored entries of `source` (about `hint` of them), sorted by coordinate.
+fn listed<V: Value, S: Source<V>>(source: &S, hint: usize) -> Entries<V> {
+    let mut out = Entries::with_capacity(source.shape(), hint);
+    source.for_each_entry(|c, v| out.push_unchecked(c, v));
+    out.sort();
+    out
+}
 
 /// The bytes of the file at `path`, or an [`Error::Io`] naming it.
 fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
