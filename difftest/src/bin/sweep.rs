@@ -13,7 +13,8 @@
 //! F,G,..` (only kernels with an input of one of these aliases, e.g. `Bcsr,Csb`: seeds are
 //! scanned from `--start` until `--kernels` of them are found), `--workspace` (likewise, only
 //! kernels that carry a schedule or that the compiler or the oracle computes through a
-//! workspace).
+//! workspace), `--conversion` (likewise, only kernels the oracle says convert an operand,
+//! rule (e)).
 
 use sparse_difftest::gen::classify::{self, Compiled, Verdict};
 use sparse_difftest::gen::kernel::Kernel;
@@ -42,13 +43,14 @@ struct Options {
     timeout: Duration,
     formats: Option<Vec<String>>,
     workspace: bool,
+    conversion: bool,
 }
 
 fn usage(msg: &str) -> ! {
     eprintln!("sweep: {msg}");
     eprintln!(
         "usage: sweep [--kernels N] [--start SEED] [--batch B] [--out DIR] [--resume] \
-         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace]"
+         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace] [--conversion]"
     );
     std::process::exit(2)
 }
@@ -66,6 +68,7 @@ fn options() -> Options {
         timeout: Duration::from_secs(120),
         formats: None,
         workspace: false,
+        conversion: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -86,6 +89,7 @@ fn options() -> Options {
             "--ci" => o.ci = true,
             "--write-known-failures" => o.write_known = true,
             "--workspace" => o.workspace = true,
+            "--conversion" => o.conversion = true,
             "--timeout" => o.timeout = Duration::from_secs(num(value())),
             "--formats" => {
                 let names: Vec<String> = value().split(',').map(|s| s.trim().to_string()).collect();
@@ -304,10 +308,14 @@ fn main() {
     // A resumed sweep keeps its workspace filter.
     let workspace_only =
         o.workspace || (o.resume && state_text.lines().any(|l| l == "workspace-only"));
+    // A resumed sweep keeps its conversion filter.
+    let conversion_only =
+        o.conversion || (o.resume && state_text.lines().any(|l| l == "conversion-only"));
     let wanted = |id: u64| {
         let k = generate(id);
         formats.as_ref().is_none_or(|f| uses_formats(&k, f))
             && (!workspace_only || through_workspace(&k))
+            && (!conversion_only || semantics::conversion_applies(&k))
     };
     let (mut tally, seeds): (Tally, Vec<u64>) = if let Some(s) = &o.seeds {
         (Tally::default(), s.clone())
@@ -326,7 +334,7 @@ fn main() {
             .unwrap_or(t.next + o.kernels);
         let next = t.next;
         (t, (next..end).filter(|&id| wanted(id)).collect())
-    } else if formats.is_some() || workspace_only {
+    } else if formats.is_some() || workspace_only || conversion_only {
         eprintln!(
             "sweep: scanning seeds from {} for {} kernels that pass the filter",
             o.start, o.kernels
@@ -443,6 +451,9 @@ fn main() {
         }
         if workspace_only {
             let _ = writeln!(state, "workspace-only");
+        }
+        if conversion_only {
+            let _ = writeln!(state, "conversion-only");
         }
         std::fs::write(&state_path, state).expect("write state");
         let minutes = started.elapsed().as_secs_f64() / 60.0;
