@@ -2,8 +2,10 @@
 //!
 //! - `coo_to_csr_rand8`: 8,000,000 unsorted coordinates (a 1,000,000 x 1,000,000 matrix with 8
 //!   uniformly random entries per row, shuffled) into CSR. Contenders: `Csr::from_entries` on
-//!   the triplets (`generated`), sprs `TriMatI::to_csr` and nalgebra-sparse
-//!   `CsrMatrix::from(&CooMatrix)`, each from its own triplet structure built before timing.
+//!   the triplets (`generated`, which includes checking and listing them), `Csr::from_source`
+//!   on an `io::Entries` list built before timing (`generated_from_list`), sprs
+//!   `TriMatI::to_csr` and nalgebra-sparse `CsrMatrix::from(&CooMatrix)`, each from its own
+//!   triplet structure built before timing.
 //! - `csr_to_csc_rand8`: the same matrix from CSR to CSC: `a.convert::<Csc<_>>()`, sprs
 //!   `to_csc`, nalgebra-sparse `CscMatrix::from(&CsrMatrix)`; and `a.transpose::<Csr<_>>()`.
 //! - `csr_to_dia_lap2d`, `csr_to_ell_lap2d`, `coo_to_dia_lap2d`, `csc_to_ell_lap2d`: the 2-D
@@ -89,8 +91,16 @@ fn coo_to_csr(c: &mut Criterion, m: &CsrArrays<u32>) {
         "nalgebra COO -> CSR"
     );
 
+    let mut list = sparse_runtime::io::Entries::with_capacity(&[m.rows, m.cols], m.nnz());
+    for ((&i, &j), &v) in rows.iter().zip(&cols).zip(&vals) {
+        list.push(&[i as usize, j as usize], v).expect("in range");
+    }
+    let from_list = || Csr::<f64, u32>::from_source(&list).expect("valid entries");
+    assert_eq!(from_list(), want, "generated COO list -> CSR");
+
     let mut g = group(c, "coo_to_csr_rand8", m.nnz());
     g.bench_function("generated", |b| b.iter(|| black_box(ours())));
+    g.bench_function("generated_from_list", |b| b.iter(|| black_box(from_list())));
     g.bench_function("sprs", |b| {
         b.iter(|| black_box::<sprs::CsMatI<f64, u32>>(black_box(&tri).to_csr()))
     });

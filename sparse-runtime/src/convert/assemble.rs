@@ -171,8 +171,10 @@ pub(crate) fn sort_segments<I: Index, V: Value>(
         let end = pos[p + 1].to_usize();
         let segment = &crd[begin..end];
         if segment.windows(2).all(|w| w[0] < w[1]) {
-            crd.copy_within(begin..end, write);
-            vals.copy_within(begin..end, write);
+            if write != begin {
+                crd.copy_within(begin..end, write);
+                vals.copy_within(begin..end, write);
+            }
             write += end - begin;
         } else {
             scratch.clear();

@@ -85,7 +85,11 @@ pub trait Source<V: Value>: sealed::Sealed + Sized {
                 found: self.shape().len(),
             });
         }
-        self.permuted(&[1, 0])?.convert()
+        let shape = [self.shape()[1], self.shape()[0]];
+        T::from_source(&Transposed {
+            source: self,
+            shape,
+        })
     }
 }
 
@@ -143,6 +147,30 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Source<V> for Bcsr<V, R
     #[inline]
     fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
         self.view().for_each_entry(|c, v| f(&c[2..], v));
+    }
+}
+
+/// A matrix source seen transposed ([`Source::transpose`]): the swap of its two coordinates
+/// is a constant the conversion inlines, where [`Permuted`] reads its permutation.
+struct Transposed<'a, S> {
+    source: &'a S,
+    shape: [usize; 2],
+}
+
+impl<S> sealed::Sealed for Transposed<'_, S> {}
+
+impl<V: Value, S: Source<V>> Source<V> for Transposed<'_, S> {
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    fn unique(&self) -> bool {
+        self.source.unique()
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+        self.source.for_each_entry(|c, v| f(&[c[1], c[0]], v));
     }
 }
 
