@@ -202,3 +202,22 @@ fn conversions_as_in_readme() -> Result<(), Error> {
     assert_eq!(d.to_dense(), a.to_dense());
     Ok(())
 }
+
+sparse_kernel! {
+    fn spmv_read(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+}
+
+#[test]
+fn read_convert_compute_as_in_readme() -> Result<(), Error> {
+    let file = b"%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 2\n2 1 -1\n2 2 2\n3 2 -1\n3 3 2\n";
+    let coo: Coo<f64> = sparse_runtime::io::read_matrix_market_from(&file[..], "laplace.mtx")?;
+    let a: Csr<f64> = coo.convert()?;
+    assert_eq!(a.nnz(), 7);
+    let x = Dense1::from_vec(vec![1.0; a.shape()[1]]);
+    let mut y = Dense1::zeros(a.shape()[0]);
+    spmv_read(&mut y, &a, &x)?;
+    assert_eq!(y.as_slice(), &[1.0, 0.0, 1.0]);
+    Ok(())
+}
