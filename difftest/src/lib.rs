@@ -22,6 +22,7 @@ pub use sparse_difftest_gen::testcode::kernel_module;
 use gen::data;
 use gen::kernel::Kernel;
 use gen::reference::{self, Stored};
+use sparse_runtime::convert::{Source, Target};
 use sparse_runtime::{Bcsr, CooAos, Csb, Dia, Error, Index, Levels, ModeOrder, Tensor, Value};
 use std::cell::RefCell;
 use std::fmt;
@@ -367,6 +368,61 @@ impl<'a> Case<'a> {
     /// Tensor input `p` (a `Tensor`, or a struct-held `Dia`, `CooAos`, `Bcsr`, `Csb`).
     pub fn input<V: TestValue, T: Operand<V>>(&mut self, p: usize) -> Result<T, Stop> {
         self.build(p)
+    }
+
+    /// Tensor input `p` built as a `W` (checked as [`Case::input`] checks) and converted into
+    /// its own format `T` (`Target::from_source`, the generator's conversion draws,
+    /// `gen::generate::via_format`): the conversion must succeed, give a valid tensor, and
+    /// keep every nonzero component with its value and add none (explicit zeros may come and
+    /// go with padding). The reference then reads what `T` stores.
+    pub fn input_via<V, T, W>(&mut self, p: usize) -> Result<T, Stop>
+    where
+        V: TestValue,
+        T: Operand<V> + Target<V>,
+        W: Operand<V> + Source<V>,
+    {
+        let w: W = self.build(p)?;
+        let name = &self.kernel.params[p].name;
+        let fmt = self.kernel.params[p].format().expect("a tensor parameter");
+        let via = std::any::type_name::<W>();
+        self.phase = format!("while converting `{name}` from {via}");
+        let fail = |e: String| format!("converting `{name}` {} from {via}: {e}", fmt.describe());
+        let t = match T::from_source(&w) {
+            Ok(t) => t,
+            Err(e) => {
+                let d = fail(format!("failed: {e}"));
+                self.fail(Class::InvalidInput, d);
+                return Err(Stop);
+            }
+        };
+        if let Err(e) = t.revalidate() {
+            let d = fail(format!("built an invalid tensor: {e}"));
+            self.fail(Class::InvalidInput, d);
+            return Err(Stop);
+        }
+        let got = as_f64(t.entries());
+        let nonzero = |e: &[(Vec<usize>, f64)]| -> Vec<(Vec<usize>, f64)> {
+            let mut e: Vec<_> = e.iter().filter(|x| x.1 != 0.0).cloned().collect();
+            e.sort_by(|a, b| a.0.cmp(&b.0));
+            e
+        };
+        let had = self.stored[p]
+            .as_ref()
+            .map_or(Vec::new(), |s| nonzero(&s.entries));
+        if nonzero(&got) != had {
+            let d = fail(format!(
+                "the nonzero components differ: had {had:?}, got {:?}",
+                nonzero(&got)
+            ));
+            self.fail(Class::InvalidInput, d);
+            return Err(Stop);
+        }
+        let shape = self.spec.shapes[p].clone();
+        self.stored[p] = Some(Stored {
+            shape,
+            entries: got,
+        });
+        Ok(t)
     }
 
     /// Scalar input `p`.

@@ -351,6 +351,14 @@ impl Format {
         self.kinds.len() - self.hidden
     }
 
+    /// Whether it can store any set of coordinates: no singleton level below a unique one
+    /// (COO's singletons sit below non-unique levels).
+    pub fn holds_anything(&self) -> bool {
+        self.kinds
+            .windows(2)
+            .all(|w| !w[1].singleton() || w[1] == Kind::Offset || !w[0].unique())
+    }
+
     /// Every level is `Dense`.
     pub fn all_dense(&self) -> bool {
         self.kinds.iter().all(|&k| k == Kind::Dense)

@@ -72,6 +72,33 @@ const KEYWORDS: &[&str] = &[
     "type", "in", "match", "fn", "let", "for", "loop", "self", "mod",
 ];
 
+/// Probability that an input is built in another format and converted into its own
+/// (`sparse_runtime::convert`) before the call.
+pub const P_CONVERTED_INPUT: f64 = 0.5;
+/// The salt of the conversion stream: `Rng::new(mix(mix(seed, CONVERSION_STREAM), param))`.
+pub const CONVERSION_STREAM: u64 = 0xc0_5e_47;
+
+/// The format input `param` (of order `order`) of kernel `seed` is first built in, to be
+/// converted into the parameter's own format, or `None` (built directly): any input format
+/// the generator draws that can hold any coordinates (no singleton level below a unique one).
+/// Drawn from a stream of its own, so the kernels of a seed do not change.
+pub fn via_format(seed: u64, param: usize, order: usize) -> Option<Format> {
+    let mut g = Gen {
+        rng: Rng::new(mix(mix(seed, CONVERSION_STREAM), param as u64)),
+        params: Vec::new(),
+        orders: Vec::new(),
+        divisor: Vec::new(),
+        n_vars: 0,
+        vt: ValTy::F64,
+    };
+    if order == 0 || !g.rng.chance(P_CONVERTED_INPUT) {
+        return None;
+    }
+    (0..16)
+        .map(|_| g.input_format(order))
+        .find(Format::holds_anything)
+}
+
 /// Generates the kernel of `seed`.
 pub fn generate(seed: u64) -> Kernel {
     let mut g = Gen {

@@ -14,7 +14,11 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
         let local = format!("p{p}");
         match &param.kind {
             ParamKind::Input(f) => {
-                lets.push(format!("let {local}: {} = c.input({p})?;", f.rust_type(v)));
+                let build = match crate::generate::via_format(k.id, p, f.order()) {
+                    Some(via) => format!("c.input_via::<_, _, {}>({p})?", via.rust_type(v)),
+                    None => format!("c.input({p})?"),
+                };
+                lets.push(format!("let {local}: {} = {build};", f.rust_type(v)));
                 args.push(format!("&{local}"));
             }
             ParamKind::ScalarIn => {
