@@ -135,3 +135,64 @@ impl<V: Value, I: Index> Csr<V, I> {
         Self::from_levels(&[rows, cols], (Dense::new(rows), columns), vals)
     }
 }
+
+impl<V: Value, I: Index> Csr<V, I> {
+    /// The matrix's arrays `(rows, cols, row_ptr, col_idx, vals)`, giving up the matrix:
+    /// the inverse of [`Csr::from_csr_arrays`]. The three arrays are moved out, not copied.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<f64>::from_entries(&[2, 3], [([0, 2], 1.0), ([1, 0], 2.0)])?;
+    /// let (rows, cols, row_ptr, col_idx, vals) = a.into_csr_arrays();
+    /// assert_eq!((rows, cols), (2, 3));
+    /// assert_eq!((row_ptr, col_idx, vals), (vec![0, 1, 2], vec![2, 0], vec![1.0, 2.0]));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn into_csr_arrays(self) -> (usize, usize, Vec<I>, Vec<I>, Vec<V>) {
+        let (rows, cols) = (self.shape()[0], self.shape()[1]);
+        let ((_, columns), vals) = self.into_parts();
+        let (row_ptr, col_idx) = columns.into_arrays();
+        (rows, cols, row_ptr, col_idx, vals)
+    }
+}
+
+impl<V: Value, I: Index> Csc<V, I> {
+    /// A `rows x cols` CSC matrix from its three arrays, validated like
+    /// [`Tensor::from_levels`]: `col_ptr` has `cols + 1` entries, starts at 0, is
+    /// non-decreasing and ends at `row_idx.len()`; the row indices of each column are
+    /// strictly increasing and below `rows`; `vals` matches `row_idx`. The arrays are
+    /// moved into the matrix, not copied.
+    pub fn from_csc_arrays(
+        rows: usize,
+        cols: usize,
+        col_ptr: Vec<I>,
+        row_idx: Vec<I>,
+        vals: Vec<V>,
+    ) -> Result<Self, Error> {
+        // from_levels checks every invariant from_raw would, plus the column count.
+        let rows_level = Compressed::from_parts_unchecked(rows, col_ptr, row_idx);
+        Self::from_levels(&[rows, cols], (Dense::new(cols), rows_level), vals)
+    }
+
+    /// The matrix's arrays `(rows, cols, col_ptr, row_idx, vals)`, giving up the matrix:
+    /// the inverse of [`Csc::from_csc_arrays`]. The three arrays are moved out, not copied.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csc::<f64>::from_entries(&[2, 3], [([0, 2], 1.0), ([1, 0], 2.0)])?;
+    /// let (rows, cols, col_ptr, row_idx, vals) = a.into_csc_arrays();
+    /// assert_eq!((rows, cols), (2, 3));
+    /// assert_eq!((col_ptr, row_idx, vals), (vec![0, 1, 1, 2], vec![1, 0], vec![2.0, 1.0]));
+    /// let b = Csc::<f64>::from_csc_arrays(rows, cols, vec![0, 1, 1, 2], vec![1, 0], vec![2.0, 1.0])?;
+    /// assert_eq!(b.entries(), vec![(vec![0, 2], 1.0), (vec![1, 0], 2.0)]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn into_csc_arrays(self) -> (usize, usize, Vec<I>, Vec<I>, Vec<V>) {
+        let (rows, cols) = (self.shape()[0], self.shape()[1]);
+        let ((_, rows_level), vals) = self.into_parts();
+        let (col_ptr, row_idx) = rows_level.into_arrays();
+        (rows, cols, col_ptr, row_idx, vals)
+    }
+}

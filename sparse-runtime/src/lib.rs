@@ -84,6 +84,7 @@ mod csb;
 mod dense;
 mod error;
 mod index;
+pub mod interop;
 pub mod io;
 mod level;
 mod levels;

@@ -90,6 +90,11 @@ impl<I: Index, P: Markers> Compressed<I, P> {
         }
     }
 
+    /// The `pos` and `crd` arrays, giving up the level (moved, not copied).
+    pub(crate) fn into_arrays(self) -> (Vec<I>, Vec<I>) {
+        (self.pos, self.crd)
+    }
+
     /// An empty level (no coordinates) under `parent_count` parent positions.
     fn empty(size: usize, parent_count: usize) -> Result<Self, Error> {
         fits::<I>(size)?;
