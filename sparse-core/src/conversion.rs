@@ -170,13 +170,15 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 }
 
 /// Replaces tensor `t`'s format by the temporary's, recording the conversion: its own levels
-/// in mode order `order` if they can hold any coordinates, else compressed levels (CSF) in
-/// that order. (A singleton level below a unique one holds one coordinate per parent, which
-/// the tensor's coordinates need not satisfy in another order.)
+/// in mode order `order` if they store exactly the components they are given, whatever they
+/// are, else compressed levels (CSF) in that order. (A singleton level below a unique one
+/// holds one coordinate per parent, which the tensor's coordinates need not satisfy in
+/// another order; a dense level below a sparse one stores every coordinate below each parent,
+/// zeros the original did not store, which would change the iteration space.)
 fn convert(kernel: &mut Kernel, t: TensorId, order: &[usize]) {
     let tensor = &mut kernel.tensors[t];
     let from = tensor.format.clone();
-    if !holds_anything(&tensor.format) {
+    if !stores_exactly(&tensor.format) {
         let index = from.levels.iter().find_map(|l| l.index.clone());
         for level in &mut tensor.format.levels {
             if let Some(compressed) = crate::format::LevelFormat::from_type_name("Compressed") {
@@ -191,13 +193,20 @@ fn convert(kernel: &mut Kernel, t: TensorId, order: &[usize]) {
     kernel.conversions.push(Conversion { tensor: t, from });
 }
 
-/// Whether a format can store any set of coordinates: every branchless level sits below a
-/// non-unique one (COO's runs), never below a unique one.
-fn holds_anything(format: &Format) -> bool {
-    format
+/// Whether a format stores exactly any set of coordinates it is given: every branchless level
+/// sits below a non-unique one (COO's runs), never below a unique one, and no full level sits
+/// below a level that is not full (no padding), unless every level is full (a dense tensor,
+/// which stores every coordinate in any mode order).
+fn stores_exactly(format: &Format) -> bool {
+    let holds_anything = format
         .levels
         .windows(2)
-        .all(|w| !w[1].is_branchless() || !w[0].is_unique())
+        .all(|w| !w[1].is_branchless() || !w[0].is_unique());
+    let pads = format
+        .levels
+        .windows(2)
+        .any(|w| w[1].is_full() && !w[0].is_full());
+    format.is_all_dense() || (holds_anything && !pads)
 }
 
 /// A format as a user would write it: its alias (`Csc<_>`) if it has one, else

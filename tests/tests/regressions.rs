@@ -574,3 +574,54 @@ mod negated_sum_is_one_term {
         });
     }
 }
+
+/// Conversion sweep, kernel 9006092 (and 8 more like it): `f` is read against its storage order
+/// and converted; the first temporary kept its levels, `(Compressed, Compressed, Dense)` in
+/// another mode order, whose last dense level stored zeros below every `(j, k)` the original
+/// did not, so `a` got entries nothing contributes to. A temporary now stores exactly the
+/// operand's components (compressed levels where its own would pad).
+mod conversion_keeps_the_iteration_space {
+    use super::*;
+
+    type F = Tensor<f64, (Compressed<usize>, Compressed<u64>, Dense), Modes<2, 0, 1>>;
+
+    sparse_kernel! {
+        pub fn ttv(a: &mut Csr<f64, u64>, f: &Tensor<f64, (Compressed<usize>, Compressed<u64>, Dense), Modes<2, 0, 1>>, y: &HashVec<f64>) {
+            a(j, k) = f(j, k, n) * y(n)
+        }
+    }
+
+    #[test]
+    fn matches_oracle() {
+        // Sparse enough that some `j` has stored `n`s none of which `y` has (the failing
+        // case: 5 x 5 x 6, density 0.1, 2 entries in `y`).
+        for (p, q, r) in [(5, 5, 6), (9, 3, 12), (0, 2, 3), (1, 1, 1)] {
+            for density in [0.05, 0.1, 0.2, 1.0] {
+                for seed in 0..8 {
+                    check(p, q, r, density, seed);
+                }
+            }
+        }
+    }
+
+    fn check(p: usize, q: usize, r: usize, density: f64, seed: u64) {
+        let fe = random_entries(&[p, q, r], density, seed);
+        let ye = vec_entries(r, 0.4, seed + 100);
+        let f: F = build(&[p, q, r], &fe);
+        let y: HashVec<f64> = build(&[r], &ye);
+        // f's stored components, explicit zeros of its dense level included.
+        let stored: Vec<(Vec<usize>, f64)> = f.entries();
+        let yd = DenseT::from_entries(&[r], &ye);
+        let mut want = DenseT::zeros(&[p, q]);
+        let mut space = Pattern::new();
+        for (c, v) in &stored {
+            if ye.iter().any(|(e, _)| e[0] == c[2]) {
+                want.add(&[c[0], c[1]], v * yd.get(&[c[2]]));
+                space.insert(vec![c[0], c[1]]);
+            }
+        }
+        let mut a: Csr<f64, u64> = build(&[p, q], &[]);
+        ttv(&mut a, &f, &y).unwrap();
+        check_sparse_output(&a, &want, &space, (p, q, r, density, seed));
+    }
+}

@@ -351,12 +351,21 @@ impl Format {
         self.kinds.len() - self.hidden
     }
 
-    /// Whether it can store any set of coordinates: no singleton level below a unique one
-    /// (COO's singletons sit below non-unique levels).
-    pub fn holds_anything(&self) -> bool {
-        self.kinds
+    /// Whether it stores exactly the components it is given, whatever they are: no singleton
+    /// level below a unique one (COO's singletons sit below non-unique levels), no `Dense`
+    /// level below another kind and not all `Dense` (no zeros of its own), and not a padded
+    /// struct format (`Dia`'s whole diagonals, `Bcsr`'s whole blocks).
+    pub fn stores_exactly(&self) -> bool {
+        let holds_anything = self
+            .kinds
             .windows(2)
-            .all(|w| !w[1].singleton() || w[1] == Kind::Offset || !w[0].unique())
+            .all(|w| !w[1].singleton() || !w[0].unique());
+        let pads = self
+            .kinds
+            .windows(2)
+            .any(|w| w[1] == Kind::Dense && w[0] != Kind::Dense);
+        let padded_struct = matches!(self.alias_name(), Some("Dia" | "Bcsr"));
+        holds_anything && !pads && !self.all_dense() && !padded_struct
     }
 
     /// Every level is `Dense`.

@@ -80,7 +80,8 @@ pub const CONVERSION_STREAM: u64 = 0xc0_5e_47;
 
 /// The format input `param` (of order `order`) of kernel `seed` is first built in, to be
 /// converted into the parameter's own format, or `None` (built directly): any input format
-/// the generator draws that can hold any coordinates (no singleton level below a unique one).
+/// the generator draws that stores exactly the entries it is given (`Format::stores_exactly`:
+/// the parameter's own format may not hold the zeros a padded one adds).
 /// Drawn from a stream of its own, so the kernels of a seed do not change.
 pub fn via_format(seed: u64, param: usize, order: usize) -> Option<Format> {
     let mut g = Gen {
@@ -96,7 +97,7 @@ pub fn via_format(seed: u64, param: usize, order: usize) -> Option<Format> {
     }
     (0..16)
         .map(|_| g.input_format(order))
-        .find(Format::holds_anything)
+        .find(Format::stores_exactly)
 }
 
 /// Generates the kernel of `seed`.

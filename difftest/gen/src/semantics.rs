@@ -582,8 +582,9 @@ pub fn conversion_applies(k: &Kernel) -> bool {
                     && !matches!(f.spelling, crate::format::Spelling::Alias { name, .. } if STRUCT_HELD.contains(&name))
             })
     });
-    // The temporary: the input's own levels in another mode order if they hold any
-    // coordinates (every singleton below a non-unique level), else compressed levels.
+    // The temporary: the input's own levels in another mode order if they store exactly any
+    // coordinates (every singleton below a non-unique level, and no dense level below a
+    // sparse one, unless all are dense), else compressed levels.
     let reordered = |k: &Kernel, p: usize| -> Vec<Kernel> {
         let f = k.params[p].format().expect("a tensor");
         let branchless = |kind: Kind| {
@@ -592,10 +593,15 @@ pub fn conversion_applies(k: &Kernel) -> bool {
                 Kind::Singleton | Kind::SingletonNu | Kind::SingletonPadded
             )
         };
-        let universal = f
+        let holds_anything = f
             .kinds
             .windows(2)
             .all(|w| !branchless(w[1]) || !w[0].unique());
+        let pads = f
+            .kinds
+            .windows(2)
+            .any(|w| w[1] == Kind::Dense && w[0] != Kind::Dense);
+        let universal = f.all_dense() || (holds_anything && !pads);
         permutations(&f.modes)
             .into_iter()
             .filter(|m| *m != f.modes)
