@@ -15,8 +15,8 @@
 //!   ones (the number of entries of each segment), `select [i] -> max(count(j))`
 //!   for ELL's slots, `select [] -> id(j - i)` (which diagonals are non-empty)
 //!   for DIA. They are computed by one pass over the source before anything
-//!   is allocated; a level whose segments can be counted from the source's
-//!   `pos` array alone never reads a coordinate to answer them.
+//!   is allocated. (The paper's further optimization, answering a count from
+//!   the source's `pos` array without reading coordinates, is not done yet.)
 //! - **Assembly level functions.** Unsequenced edge insertion: a compressed
 //!   level's `pos` is the prefix sum of its counts, and each entry is then
 //!   inserted at its segment's next position (the paper's `yield_pos`) in
