@@ -1,4 +1,4 @@
-//! Format conversion: every ordered pair of formats, on random, empty,
+//! Format conversion: every ordered pair of formats (vectors, matrices, order-3 tensors), on random, empty,
 //! single-entry, full and edge-shaped inputs, and round trips through each.
 //!
 //! A conversion copies the stored components. A target that pads (DIA's
@@ -39,6 +39,7 @@ macro_rules! format_spec {
 type Bcsr32 = Bcsr<f64, 3, 2>;
 type Csf3Swapped = Tensor<f64, (Compressed, Compressed, Compressed), Modes<2, 0, 1>>;
 type CsrDcsc = Tensor<f64, (Compressed, Dense), Modes<1, 0>>;
+type UnorderedVec = Tensor<f64, (Compressed<u32, Unordered>,)>;
 
 format_spec!(Coo<f64>, true);
 format_spec!(CooAos<f64>, true);
@@ -53,6 +54,10 @@ format_spec!(Csb<f64>, true);
 format_spec!(HashMat<f64>, true);
 format_spec!(Dense2<f64>, false);
 format_spec!(CsrDcsc, false);
+format_spec!(SparseVec<f64>, true);
+format_spec!(HashVec<f64>, true);
+format_spec!(Dense1<f64>, false);
+format_spec!(UnorderedVec, true);
 format_spec!(Coo3<f64>, true);
 format_spec!(Csf3<f64>, true);
 format_spec!(Csf3Swapped, true);
@@ -86,6 +91,16 @@ fn matrix_cases() -> Vec<(Vec<usize>, Entries<f64>)> {
     }
     cases.push((vec![5, 8], vec![(vec![4, 0], 2.5)]));
     cases.push((vec![5, 8], vec![(vec![0, 7], -1.0), (vec![3, 3], 0.0)]));
+    cases
+}
+
+fn vector_cases() -> Vec<(Vec<usize>, Entries<f64>)> {
+    let mut cases = Vec::new();
+    for n in [0, 1, 2, 9, 40] {
+        for (k, density) in [0.0, 0.2, 1.0].into_iter().enumerate() {
+            cases.push((vec![n], random_entries(&[n], density, 70 + k as u64)));
+        }
+    }
     cases
 }
 
@@ -159,6 +174,11 @@ macro_rules! all_pairs {
 fn every_pair_of_matrix_formats() {
     all_pairs!(matrix_cases; Coo<f64>, CooAos<f64>, Csr<f64>, Csc<f64>, Dcsr<f64>, Dcsc<f64>,
         Dia<f64>, Ell<f64>, Bcsr32, Csb<f64>, HashMat<f64>, Dense2<f64>, CsrDcsc);
+}
+
+#[test]
+fn every_pair_of_vector_formats() {
+    all_pairs!(vector_cases; SparseVec<f64>, HashVec<f64>, Dense1<f64>, UnorderedVec);
 }
 
 #[test]
