@@ -6,14 +6,14 @@
 use crate::Error;
 
 /// A vector of `len` copies of `value`, or `Err` if it cannot be allocated.
+///
+/// A zero of a primitive type comes from zeroed pages (`vec![0; n]` allocates them
+/// zeroed), not written until used: an array an assembly then scatters into is written
+/// once, not twice.
 pub(crate) fn filled<T: Clone>(len: usize, value: T, what: &str) -> Result<Vec<T>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| Error::NotRepresentable {
-            detail: format!("cannot allocate {len} elements for {what}"),
-        })?;
-    v.resize(len, value);
-    Ok(v)
+    // The probe fails cleanly where `vec!` would abort.
+    drop(with_capacity::<T>(len, what)?);
+    Ok(vec![value; len])
 }
 
 /// An empty vector with room for `len` elements, or `Err` if it cannot be allocated.
