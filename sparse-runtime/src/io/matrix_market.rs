@@ -260,16 +260,11 @@ fn parse_matrix_market<V: Value>(bytes: &[u8], name: &str) -> Result<Entries<V>,
     let header = parse_banner(&mut lines)?;
     let mut fields = Vec::with_capacity(8);
     // The size line: the first line that is neither blank nor a comment.
-    loop {
-        if !lines.next_fields(&mut fields) {
-            return Err(lines.error(format!(
-                "the file ends before the size line ({})",
-                size_line_fields(header.layout)
-            )));
-        }
-        if fields.first().is_some_and(|f| f[0] != b'%') {
-            break;
-        }
+    if !lines.next_data(&mut fields, b'%') {
+        return Err(lines.error(format!(
+            "the file ends before the size line ({})",
+            size_line_fields(header.layout)
+        )));
     }
     let expected = match header.layout {
         Layout::Coordinate => 3,
@@ -436,12 +431,7 @@ fn coordinate_lines<V: Value>(
     };
     let mut fields = Vec::with_capacity(8);
     let mut count = 0;
-    while lines.next_fields(&mut fields) {
-        match fields.first() {
-            None => continue,
-            Some(first) if first[0] == b'%' => continue,
-            Some(_) => {}
-        }
+    while lines.next_data(&mut fields, b'%') {
         if count == limit {
             return Err(lines.error(format!(
                 "more entries than the {limit} the size line declares"
@@ -571,12 +561,7 @@ fn read_array<V: Value>(
     let mut fields = Vec::with_capacity(4);
     let (mut i, mut j) = (first_row(0), 0);
     let mut count = 0;
-    while lines.next_fields(&mut fields) {
-        match fields.first() {
-            None => continue,
-            Some(first) if first[0] == b'%' => continue,
-            Some(_) => {}
-        }
+    while lines.next_data(&mut fields, b'%') {
         if count == declared {
             return Err(lines.error(format!(
                 "more values than the {declared} of {what} {rows} x {cols} components"

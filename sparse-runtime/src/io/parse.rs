@@ -45,6 +45,17 @@ impl<'a> Lines<'a> {
     /// Splits the next line into `fields` (cleared first) in one pass over its bytes;
     /// `false` at the end of the input. An empty `fields` is a blank line.
     #[inline]
+    /// [`Lines::next_fields`] for the next line that is neither blank nor a comment (its first
+    /// field starting with `comment`); false at the end of the input.
+    pub(crate) fn next_data(&mut self, fields: &mut Vec<&'a [u8]>, comment: u8) -> bool {
+        while self.next_fields(fields) {
+            if fields.first().is_some_and(|f| f[0] != comment) {
+                return true;
+            }
+        }
+        false
+    }
+
     pub(crate) fn next_fields(&mut self, fields: &mut Vec<&'a [u8]>) -> bool {
         fields.clear();
         let bytes = self.bytes;

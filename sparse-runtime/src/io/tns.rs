@@ -156,33 +156,29 @@ fn parse_tns<V: Value>(
     let mut lines = Lines::new(name, bytes, 1);
     let mut fields = Vec::with_capacity(8);
     // The first entry line fixes the order (unless the shape does).
-    let (modes, first_line) = loop {
-        if !lines.next_fields(&mut fields) {
-            return empty(name, &lines, shape, order);
+    if !lines.next_data(&mut fields, b'#') {
+        return empty(name, &lines, shape, order);
+    }
+    let modes = match shape {
+        Some(shape) => shape.len(),
+        None if fields.len() < 2 => {
+            return Err(lines.error(format!(
+                "expected at least 2 fields (an index and a value), found {}",
+                fields.len()
+            )))
         }
-        if fields.first().is_some_and(|f| f[0] != b'#') {
-            let modes = match shape {
-                Some(shape) => shape.len(),
-                None if fields.len() < 2 => {
-                    return Err(lines.error(format!(
-                        "expected at least 2 fields (an index and a value), found {}",
-                        fields.len()
-                    )))
-                }
-                None => fields.len() - 1,
-            };
-            if let Some(order) = order.filter(|&o| o != modes) {
-                return Err(Error::Parse {
-                    file: name.to_owned(),
-                    line: lines.line(),
-                    detail: format!(
-                        "the file has {modes} indices per line, but the tensor has order {order}"
-                    ),
-                });
-            }
-            break (modes, lines.line());
-        }
+        None => fields.len() - 1,
     };
+    if let Some(order) = order.filter(|&o| o != modes) {
+        return Err(Error::Parse {
+            file: name.to_owned(),
+            line: lines.line(),
+            detail: format!(
+                "the file has {modes} indices per line, but the tensor has order {order}"
+            ),
+        });
+    }
+    let first_line = lines.line();
     let bounds: Vec<usize> = match shape {
         Some(shape) => shape.to_vec(),
         None => vec![usize::MAX; modes],
@@ -216,16 +212,11 @@ fn parse_tns<V: Value>(
         let v = parse_value(fields[modes]).map_err(|e| lines.error(e))?;
         entries.push_unchecked(&coord, v);
         // The next entry line.
-        loop {
-            if !lines.next_fields(&mut fields) {
-                if shape.is_none() {
-                    entries.shape = max;
-                }
-                return Ok(entries);
+        if !lines.next_data(&mut fields, b'#') {
+            if shape.is_none() {
+                entries.shape = max;
             }
-            if fields.first().is_some_and(|f| f[0] != b'#') {
-                break;
-            }
+            return Ok(entries);
         }
     }
 }
