@@ -351,11 +351,10 @@ impl Format {
         self.kinds.len() - self.hidden
     }
 
-    /// Whether it stores exactly the components it is given, whatever they are: no singleton
-    /// level below a unique one (COO's singletons sit below non-unique levels), no `Dense`
-    /// level below another kind and not all `Dense` (no zeros of its own), and not a padded
-    /// struct format (`Dia`'s whole diagonals, `Bcsr`'s whole blocks).
-    pub fn stores_exactly(&self) -> bool {
+    /// Whether its levels store exactly any set of components they are given: no singleton
+    /// level below a unique one (COO's singletons sit below non-unique levels; `Dia`'s
+    /// `Offset` is one) and no `Dense` level below another kind (no padding).
+    pub fn stores_any_entries_exactly(&self) -> bool {
         let holds_anything = self
             .kinds
             .windows(2)
@@ -364,8 +363,15 @@ impl Format {
             .kinds
             .windows(2)
             .any(|w| w[1] == Kind::Dense && w[0] != Kind::Dense);
+        holds_anything && !pads
+    }
+
+    /// Whether it stores exactly the components it is given, whatever they are, and no zeros
+    /// of its own: [`Format::stores_any_entries_exactly`], not all `Dense`, and not a padded
+    /// struct format (`Dia`'s whole diagonals, `Bcsr`'s whole blocks).
+    pub fn stores_exactly(&self) -> bool {
         let padded_struct = matches!(self.alias_name(), Some("Dia" | "Bcsr"));
-        holds_anything && !pads && !self.all_dense() && !padded_struct
+        self.stores_any_entries_exactly() && !self.all_dense() && !padded_struct
     }
 
     /// Every level is `Dense`.

@@ -587,21 +587,7 @@ pub fn conversion_applies(k: &Kernel) -> bool {
     // sparse one, unless all are dense), else compressed levels.
     let reordered = |k: &Kernel, p: usize| -> Vec<Kernel> {
         let f = k.params[p].format().expect("a tensor");
-        let branchless = |kind: Kind| {
-            matches!(
-                kind,
-                Kind::Singleton | Kind::SingletonNu | Kind::SingletonPadded
-            )
-        };
-        let holds_anything = f
-            .kinds
-            .windows(2)
-            .all(|w| !branchless(w[1]) || !w[0].unique());
-        let pads = f
-            .kinds
-            .windows(2)
-            .any(|w| w[1] == Kind::Dense && w[0] != Kind::Dense);
-        let universal = f.all_dense() || (holds_anything && !pads);
+        let universal = f.all_dense() || f.stores_any_entries_exactly();
         permutations(&f.modes)
             .into_iter()
             .filter(|m| *m != f.modes)
