@@ -659,6 +659,90 @@ fn files_are_written_and_read_in_every_format() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A symmetric file of `n` rows large enough to be read in chunks on every core (over
+/// 8 MB), with comment and blank lines among its entries: the lower triangle of a
+/// banded matrix, entry `(i, j)` of value `i - j + 0.5`.
+fn large_symmetric_file(n: usize) -> (String, List<f64>) {
+    let mut text = String::from("%%MatrixMarket matrix coordinate real symmetric\n");
+    let mut lines = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..n {
+        for j in i.saturating_sub(4)..=i {
+            let v = (i - j) as f64 + 0.5;
+            lines.push(format!("{} {}   {v:.17e}", i + 1, j + 1));
+            want.push((vec![i, j], v));
+            if i != j {
+                want.push((vec![j, i], v));
+            }
+        }
+    }
+    text += &format!("{n} {n} {}\n", lines.len());
+    for (k, line) in lines.iter().enumerate() {
+        text += line;
+        text += match k % 1000 {
+            0 => "\n% a comment\n",
+            500 => "\r\n\n",
+            _ => "\n",
+        };
+    }
+    want.sort_by(|a, b| a.0.cmp(&b.0));
+    (text, want)
+}
+
+#[test]
+fn large_files_are_read_in_chunks_with_the_same_entries_and_errors() {
+    let (text, want) = large_symmetric_file(50_000);
+    // Files from 8 MiB on (four chunks of 2 MiB) are read in chunks.
+    assert!(text.len() > 8 << 20, "{} bytes is not large", text.len());
+    let path = std::env::temp_dir().join(format!("sparse-io-large-{}.mtx", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let from_file: Csr<f64> = io::read_matrix_market(&path).unwrap();
+    assert_eq!(from_file.entries(), want);
+    let from_reader: Entries<f64> = io::read_matrix_market_from(text.as_bytes(), "m").unwrap();
+    assert_eq!(list(&from_reader), want);
+    // The same entries through a large `.tns` file, which is read in chunks too.
+    let tns = path.with_extension("tns");
+    let mut tns_text = String::from("# a comment\n");
+    for (c, v) in &want {
+        tns_text += &format!("{} {}\t{v:.17e}\n", c[0] + 1, c[1] + 1);
+    }
+    assert!(tns_text.len() > 8 << 20);
+    std::fs::write(&tns, &tns_text).unwrap();
+    let back: Csr<f64> = io::read_tns(&tns).unwrap();
+    assert_eq!(back.entries(), want);
+    let shaped: Coo<f64> = io::read_tns_with_shape(&tns, &[50_000, 50_000]).unwrap();
+    assert_eq!(shaped.entries(), want);
+    let small = io::read_tns_with_shape::<Coo<f64>>(&tns, &[50_000, 49_999]).unwrap_err();
+    let line = tns_text
+        .lines()
+        .position(|l| l.starts_with("49996 50000"))
+        .unwrap()
+        + 1;
+    std::fs::remove_file(&tns).unwrap();
+    assert_eq!(
+        small.to_string(),
+        format!(
+            "{}:{line}: index 2 is 50000, outside 1..=49999",
+            tns.display()
+        )
+    );
+    // A defect near the end is worded as in a small file, with its line.
+    let at = text.find("\n50000 49996 ").unwrap();
+    let line = text[..=at].matches('\n').count() + 1;
+    let bad = text.replacen("\n50000 49996 ", "\n49996 50000 ", 1);
+    std::fs::write(&path, &bad).unwrap();
+    let error = io::read_matrix_market::<Csr<f64>>(&path).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}:{line}: entry (49996, 50000) lies above the diagonal, but a symmetric file \
+             stores only the lower triangle (row index >= column index)",
+            path.display()
+        )
+    );
+}
+
 #[test]
 fn a_missing_file_is_an_io_error() {
     let path = data("no-such-file.mtx");

@@ -2,9 +2,12 @@
 //! a banner `%%MatrixMarket matrix <format> <field> <symmetry>`, `%` comment lines, a
 //! size line, then the entries, 1-based.
 
-use super::parse::{is_real, parse_count, parse_error, parse_index, parse_negated, parse_value};
+use super::chunks::{self, Bytes, CHUNK, MIN_CHUNKS};
+use super::parse::{check_index, is_real, parse_count, parse_error, parse_index};
+use super::parse::{parse_negated, parse_value};
 use super::parse::{show, Lines};
-use super::{read_all, read_file, write_file, Entries, FromEntries, ToEntries, WRITER};
+use super::{read_all, read_file, write_file, Entries, FromEntries, Sink};
+use super::{ToEntries, WRITER};
 use crate::{Error, Value};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -86,9 +89,7 @@ struct Header {
 /// # Ok::<(), sparse_runtime::Error>(())
 /// ```
 pub fn read_matrix_market<T: FromEntries>(path: impl AsRef<Path>) -> Result<T, Error> {
-    let path = path.as_ref();
-    let bytes = read_file(path)?;
-    parse_matrix_market::<T::Value>(&bytes, &path.display().to_string())?.into_tensor()
+    read_path::<T::Value>(path.as_ref())?.into_tensor()
 }
 
 /// [`read_matrix_market`] from any reader (a `&[u8]`, a `File`, a `BufReader`, ...);
@@ -254,10 +255,59 @@ impl<V: Value> Body<V> {
     }
 }
 
-/// Parses a whole Matrix Market file.
+/// Reads the file at `path`: a large `coordinate` file in chunks, in parallel, without
+/// holding the whole file in memory; anything else (and every file the chunked read
+/// finds fault with, so that the error is worded from a read in order) whole. A header
+/// beyond the first [`CHUNK`] bytes (a long comment) also means a read whole.
+fn read_path<V: Value>(path: &Path) -> Result<Entries<V>, Error> {
+    let name = path.display().to_string();
+    if let Some((file, len, head)) = chunks::open_large(path, &name)? {
+        let mut lines = Lines::new(&name, &head, 1);
+        match parse_head(&mut lines) {
+            Ok(head) if head.header.layout == Layout::Coordinate => {
+                let body = (lines.offset(), len, lines.line() + 1);
+                let bytes = Bytes::File(&file);
+                if let Some(entries) = chunked_coordinates(bytes, body, head, &name, CHUNK)? {
+                    return Ok(entries);
+                }
+            }
+            _ => {}
+        }
+    }
+    parse_matrix_market(&read_file(path)?, &name)
+}
+
+/// Parses a whole Matrix Market file held in memory.
 fn parse_matrix_market<V: Value>(bytes: &[u8], name: &str) -> Result<Entries<V>, Error> {
     let mut lines = Lines::new(name, bytes, 1);
-    let header = parse_banner(&mut lines)?;
+    let head = parse_head(&mut lines)?;
+    match head.header.layout {
+        Layout::Coordinate => {
+            if bytes.len() - lines.offset() >= MIN_CHUNKS * CHUNK {
+                let body = (lines.offset(), bytes.len(), lines.line() + 1);
+                let chunked = chunked_coordinates(Bytes::Memory(bytes), body, head, name, CHUNK)?;
+                if let Some(entries) = chunked {
+                    return Ok(entries);
+                }
+            }
+            read_coordinate(&mut lines, head, bytes.len())
+        }
+        Layout::Array => read_array(&mut lines, head.header, head.shape, bytes.len()),
+    }
+}
+
+/// What the lines before the entries say.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    header: Header,
+    shape: [usize; 2],
+    /// The entry count of a `coordinate` file's size line (0 for `array`).
+    declared: usize,
+}
+
+/// Reads the banner and the size line.
+fn parse_head(lines: &mut Lines<'_>) -> Result<Head, Error> {
+    let header = parse_banner(lines)?;
     let mut fields = Vec::with_capacity(8);
     // The size line: the first line that is neither blank nor a comment.
     if !lines.next_data(&mut fields, b'%') {
@@ -286,13 +336,15 @@ fn parse_matrix_market<V: Value>(bytes: &[u8], name: &str) -> Result<Entries<V>,
             symmetry_name(header.symmetry)
         )));
     }
-    match header.layout {
-        Layout::Coordinate => {
-            let declared = count(2, "the entry count")?;
-            read_coordinate(&mut lines, header, [rows, cols], declared, bytes.len())
-        }
-        Layout::Array => read_array(&mut lines, header, [rows, cols], bytes.len()),
-    }
+    let declared = match header.layout {
+        Layout::Coordinate => count(2, "the entry count")?,
+        Layout::Array => 0,
+    };
+    Ok(Head {
+        header,
+        shape: [rows, cols],
+        declared,
+    })
 }
 
 /// What a size line holds, for messages.
@@ -389,25 +441,16 @@ fn plausible(declared: usize, len: usize) -> usize {
     declared.min(len / 4 + 1)
 }
 
-/// Reads the entry lines of a `coordinate` file.
-///
-/// One thread: a version parsing line-aligned chunks on every core under
-/// `std::thread::scope` was 25% slower on the (loaded) 2-core development machine, so
-/// it was not kept.
+/// Reads the entry lines of a `coordinate` file of `len` bytes in order.
 fn read_coordinate<V: Value>(
     lines: &mut Lines<'_>,
-    header: Header,
-    shape: [usize; 2],
-    declared: usize,
+    head: Head,
     len: usize,
 ) -> Result<Entries<V>, Error> {
-    let mirrored = if header.symmetry == Symmetry::General {
-        1
-    } else {
-        2
-    };
-    let mut entries = Entries::with_capacity(&shape, plausible(declared, len) * mirrored);
-    let count = coordinate_lines(lines, header, declared, &mut entries)?;
+    let declared = head.declared;
+    let capacity = plausible(declared, len) * mirrored(head.header.symmetry);
+    let mut entries = Entries::with_capacity(&head.shape, capacity);
+    let count = coordinate_lines(lines, head.header, head.shape, declared, &mut entries)?;
     if count < declared {
         return Err(lines.error(format!(
             "the file ends after {count} of the {declared} entries the size line declares"
@@ -416,40 +459,92 @@ fn read_coordinate<V: Value>(
     Ok(entries)
 }
 
+/// The entries a line of a file of symmetry `symmetry` gives at most.
+fn mirrored(symmetry: Symmetry) -> usize {
+    match symmetry {
+        Symmetry::General => 1,
+        Symmetry::Symmetric | Symmetry::SkewSymmetric => 2,
+    }
+}
+
+/// Reads the entry lines of a `coordinate` file in chunks of about `size` bytes, on
+/// every core ([`chunks::parse`]); `body` is the entries' first byte, the end of the file
+/// and the number of the entries' first line. The entries come out in file order, as
+/// from [`read_coordinate`]. `None` if any line is malformed or the number of entries is
+/// not the declared one: the caller then reads the file in order for the precise
+/// message.
+fn chunked_coordinates<V: Value>(
+    bytes: Bytes<'_>,
+    body: (usize, usize, usize),
+    head: Head,
+    name: &str,
+    size: usize,
+) -> Result<Option<Entries<V>>, Error> {
+    let per_line = mirrored(head.header.symmetry);
+    let parsed = chunks::parse(
+        bytes,
+        body,
+        &head.shape,
+        per_line,
+        size,
+        name,
+        |lines, slots| coordinate_lines(lines, head.header, head.shape, usize::MAX, slots),
+    )?;
+    Ok(parsed.and_then(|(entries, read)| {
+        (read.iter().sum::<usize>() == head.declared).then_some(entries)
+    }))
+}
+
 /// Parses entry lines into `entries` until the end of `lines`; returns their count.
 /// More than `limit` entries is an error.
 fn coordinate_lines<V: Value>(
     lines: &mut Lines<'_>,
     header: Header,
+    shape: [usize; 2],
     limit: usize,
-    entries: &mut Entries<V>,
+    entries: &mut impl Sink<V>,
 ) -> Result<usize, Error> {
-    let shape = [entries.shape()[0], entries.shape()[1]];
     let (expected, what) = match header.field {
         Field::Pattern => (2, "row, column"),
         _ => (3, "row, column, value"),
     };
     let mut fields = Vec::with_capacity(8);
     let mut count = 0;
-    while lines.next_data(&mut fields, b'%') {
+    loop {
+        // An ordinary line in one pass; anything else through the general split.
+        let mut ij = [0; 2];
+        let fast = lines.next_entry(&mut ij, header.field != Field::Pattern);
+        if fast.is_none() && !lines.next_data(&mut fields, b'%') {
+            break;
+        }
         if count == limit {
             return Err(lines.error(format!(
                 "more entries than the {limit} the size line declares"
             )));
         }
-        if fields.len() != expected {
-            return Err(lines.error(format!(
-                "expected {expected} fields ({what}), found {}",
-                fields.len()
-            )));
-        }
-        let i = parse_index(fields[0], "row index", shape[0]).map_err(|e| lines.error(e))?;
-        let j = parse_index(fields[1], "column index", shape[1]).map_err(|e| lines.error(e))?;
+        let (i, j, value) = match fast {
+            Some(value) => (
+                check_index(ij[0], "row index", shape[0]).map_err(|e| lines.error(e))?,
+                check_index(ij[1], "column index", shape[1]).map_err(|e| lines.error(e))?,
+                value,
+            ),
+            None if fields.len() == expected => (
+                parse_index(fields[0], "row index", shape[0]).map_err(|e| lines.error(e))?,
+                parse_index(fields[1], "column index", shape[1]).map_err(|e| lines.error(e))?,
+                fields[expected - 1],
+            ),
+            None => {
+                return Err(lines.error(format!(
+                    "expected {expected} fields ({what}), found {}",
+                    fields.len()
+                )))
+            }
+        };
         let v = match header.field {
             Field::Pattern => V::one(),
-            _ => parse_value(fields[2]).map_err(|e| lines.error(e))?,
+            _ => parse_value(value).map_err(|e| lines.error(e))?,
         };
-        push_entry(entries, header.symmetry, i, j, v, || fields[2]).map_err(|e| lines.error(e))?;
+        push_entry(entries, header.symmetry, i, j, v, || value).map_err(|e| lines.error(e))?;
         count += 1;
     }
     Ok(count)
@@ -459,7 +554,7 @@ fn coordinate_lines<V: Value>(
 /// `text` is the value's field, negated for a skew-symmetric mirror.
 #[inline]
 fn push_entry<'a, V: Value>(
-    entries: &mut Entries<V>,
+    entries: &mut impl Sink<V>,
     symmetry: Symmetry,
     i: usize,
     j: usize,
@@ -467,7 +562,7 @@ fn push_entry<'a, V: Value>(
     text: impl FnOnce() -> &'a [u8],
 ) -> Result<(), String> {
     match symmetry {
-        Symmetry::General => entries.push_unchecked(&[i, j], v),
+        Symmetry::General => put(entries, [i, j], v)?,
         Symmetry::Symmetric => {
             if i < j {
                 return Err(format!(
@@ -477,9 +572,9 @@ fn push_entry<'a, V: Value>(
                     j + 1
                 ));
             }
-            entries.push_unchecked(&[i, j], v);
+            put(entries, [i, j], v)?;
             if i != j {
-                entries.push_unchecked(&[j, i], v);
+                put(entries, [j, i], v)?;
             }
         }
         Symmetry::SkewSymmetric => {
@@ -500,19 +595,30 @@ fn push_entry<'a, V: Value>(
                         j + 1
                     ));
                 }
-                entries.push_unchecked(&[i, j], v);
+                put(entries, [i, j], v)?;
             } else {
                 let mirror = if v == V::zero() {
                     v
                 } else {
                     parse_negated(text())?
                 };
-                entries.push_unchecked(&[i, j], v);
-                entries.push_unchecked(&[j, i], mirror);
+                put(entries, [i, j], v)?;
+                put(entries, [j, i], mirror)?;
             }
         }
     }
     Ok(())
+}
+
+/// Puts an entry into `sink`, or says that the file has more entries than it had lines
+/// when it was split into chunks (it changed while it was read).
+#[inline]
+fn put<V: Value>(sink: &mut impl Sink<V>, coord: [usize; 2], v: V) -> Result<(), String> {
+    if sink.put(&coord, v) {
+        Ok(())
+    } else {
+        Err("the file has more lines than when it was opened".into())
+    }
 }
 
 /// Reads the value lines of an `array` file: every component column by column, or the
@@ -552,11 +658,7 @@ fn read_array<V: Value>(
         Symmetry::Symmetric => "the lower triangle's",
         Symmetry::SkewSymmetric => "the strictly lower triangle's",
     };
-    let mirrored = if header.symmetry == Symmetry::General {
-        1
-    } else {
-        2
-    };
+    let mirrored = mirrored(header.symmetry);
     let mut entries = Entries::with_capacity(&shape, plausible(declared, len * 2) * mirrored);
     let mut fields = Vec::with_capacity(4);
     let (mut i, mut j) = (first_row(0), 0);
@@ -598,5 +700,143 @@ fn triangle(a: usize, b: usize) -> Option<usize> {
         (a / 2).checked_mul(b)
     } else {
         a.checked_mul(b / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::prng::XorShift;
+
+    /// A random valid `coordinate` file: any field and symmetry, blanks, tabs and CRLF
+    /// between fields, comment and blank lines among the entries, with or without a
+    /// final newline.
+    fn random_file(rng: &mut XorShift) -> String {
+        let field = ["real", "integer", "pattern"][rng.below(3)];
+        let symmetry = match field {
+            "pattern" => ["general", "symmetric"][rng.below(2)],
+            _ => ["general", "symmetric", "skew-symmetric"][rng.below(3)],
+        };
+        let rows = 1 + rng.below(40);
+        let cols = if symmetry == "general" {
+            1 + rng.below(40)
+        } else {
+            rows
+        };
+        let n = rng.below(300);
+        let mut text = format!("%%MatrixMarket matrix coordinate {field} {symmetry}\n% x\n");
+        text += &format!("{rows} {cols} {n}\n");
+        for _ in 0..n {
+            while rng.below(8) == 0 {
+                text += ["% a comment\n", "\n", "  \t\n", "%\n"][rng.below(4)];
+            }
+            let (mut i, mut j) = (rng.below(rows), rng.below(cols));
+            if symmetry != "general" && i < j {
+                std::mem::swap(&mut i, &mut j);
+            }
+            if symmetry == "skew-symmetric" && i == j {
+                i = (i + 1) % rows;
+                if i <= j {
+                    (i, j) = (j.max(1), 0);
+                }
+            }
+            let mut line = format!("{}{}{}", i + 1, blank(rng), j + 1);
+            match field {
+                "real" => {
+                    line += &format!("{}{}", blank(rng), rng.below(2000) as f64 / 8.0 - 100.0)
+                }
+                "integer" => line += &format!("{}{}", blank(rng), rng.below(200) as i64 - 100),
+                _ => {}
+            }
+            if rng.below(4) == 0 {
+                line += " ";
+            }
+            text += &line;
+            text += ["\n", "\r\n"][rng.below(2)];
+        }
+        if rng.below(4) == 0 {
+            text.pop();
+        }
+        text
+    }
+
+    /// Blanks between two fields.
+    fn blank(rng: &mut XorShift) -> &'static str {
+        [" ", "  ", "\t", " \t "][rng.below(4)]
+    }
+
+    /// The file's head and the body's (first byte, end, first line).
+    fn head_of(text: &str) -> (Head, (usize, usize, usize)) {
+        let mut lines = Lines::new("t.mtx", text.as_bytes(), 1);
+        let head = parse_head(&mut lines).unwrap();
+        (head, (lines.offset(), text.len(), lines.line() + 1))
+    }
+
+    /// The entries read in order, or the error.
+    fn in_order(text: &str) -> Result<Entries<f64>, Error> {
+        let mut lines = Lines::new("t.mtx", text.as_bytes(), 1);
+        let head = parse_head(&mut lines)?;
+        read_coordinate(&mut lines, head, text.len())
+    }
+
+    /// The entries read in chunks of `size` bytes, from memory and from a file.
+    fn chunked(text: &str, size: usize) -> Result<Option<Entries<f64>>, Error> {
+        let (head, body) = head_of(text);
+        let memory = chunked_coordinates(Bytes::Memory(text.as_bytes()), body, head, "t", size)?;
+        if chunks::POSITIONAL {
+            // One file per call: the tests run in parallel.
+            static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let path = std::env::temp_dir().join(format!(
+                "sparse-runtime-chunked-{}-{call}.mtx",
+                std::process::id()
+            ));
+            std::fs::write(&path, text).unwrap();
+            let file = std::fs::File::open(&path).unwrap();
+            let from_file = chunked_coordinates(Bytes::File(&file), body, head, "t", size);
+            std::fs::remove_file(&path).unwrap();
+            assert_eq!(from_file?, memory);
+        }
+        Ok(memory)
+    }
+
+    #[test]
+    fn chunked_reads_equal_a_read_in_order() {
+        let mut rng = XorShift::new(7);
+        for _ in 0..60 {
+            let text = random_file(&mut rng);
+            let want = in_order(&text).unwrap();
+            for size in [1, 5, 64, 700, 1 << 20] {
+                assert_eq!(
+                    chunked(&text, size).unwrap().as_ref(),
+                    Some(&want),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chunked_reads_leave_every_defect_to_the_read_in_order() {
+        let good = "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 1\n2 1 2\n3 2 3\n";
+        let defects = [
+            ("2 1 2\n", "2 1 x\n"),
+            ("2 1 2\n", "2 4 2\n"),
+            ("2 1 2\n", "0 1 2\n"),
+            ("2 1 2\n", "1 2 2\n"),
+            ("2 1 2\n", "2 1\n"),
+            ("2 1 2\n", "2 1 2 2\n"),
+            ("3 2 3\n", "3 2 3\n3 3 1\n"),
+            ("3 2 3\n", ""),
+            ("2 1 2\n", "-2 1 2\n"),
+        ];
+        assert!(chunked(good, 4).unwrap().is_some());
+        for (from, to) in defects {
+            let bad = good.replace(from, to);
+            let error = in_order(&bad).unwrap_err();
+            for size in [1, 4, 100] {
+                assert_eq!(chunked(&bad, size).unwrap(), None, "{bad} gave no {error}");
+            }
+        }
     }
 }

@@ -43,13 +43,19 @@
 //! back bit-identical. Complex values are refused: a [`Value`] must be `PartialOrd`,
 //! which complex numbers are not, so no value type could hold them.
 //!
-//! **Performance**: a file is read into memory whole and scanned once as bytes; indices
-//! are parsed by a hand loop, values from borrowed `&str` slices; nothing is allocated
-//! per line.
+//! **Performance**: a large file (8 MiB or more) of entries (a `coordinate` Matrix Market
+//! file, a `.tns` file) is parsed on every core: its body is split into line-aligned
+//! chunks of about 2 MiB, each thread reads one chunk at a time into a buffer it reuses
+//! and parses it straight into the chunk's place in the entry list, so the file is
+//! never held in memory whole and the entries come out in file order. A file with a
+//! defect is then read again in order, so that its error is the same as for a small
+//! file. Each line is scanned once: indices are accumulated digit by digit as they are
+//! scanned, values parsed from borrowed `&str` slices; nothing is allocated per line.
 //!
 //! [Matrix Market]: https://math.nist.gov/MatrixMarket/formats.html
 //! [FROSTT]: http://frostt.io/tensors/file-formats.html
 
+mod chunks;
 mod matrix_market;
 mod parse;
 mod tns;
@@ -335,6 +341,63 @@ fn listed<V: Value, S: Source<V>>(source: &S, hint: usize) -> Entries<V> {
     source.for_each_entry(|c, v| out.push_unchecked(c, v));
     out.sort();
     out
+}
+
+/// Where a parser puts the entries it reads: a growing [`Entries`] list, or the fixed
+/// [`Slots`] of one chunk of a file parsed in parallel.
+pub(crate) trait Sink<V> {
+    /// Appends an entry the parser has checked; `false` if there is no room.
+    fn put(&mut self, coord: &[usize], value: V) -> bool;
+}
+
+impl<V: Value> Sink<V> for Entries<V> {
+    #[inline]
+    fn put(&mut self, coord: &[usize], value: V) -> bool {
+        self.push_unchecked(coord, value);
+        true
+    }
+}
+
+/// The part of an entry list's arrays reserved for one chunk of a file; `len` of them
+/// filled.
+pub(crate) struct Slots<'a, V> {
+    coords: &'a mut [usize],
+    vals: &'a mut [V],
+    len: usize,
+}
+
+impl<'a, V> Slots<'a, V> {
+    /// Slots for `vals.len()` entries of `coords.len() / vals.len()` coordinates each.
+    pub(crate) fn new(coords: &'a mut [usize], vals: &'a mut [V]) -> Self {
+        Slots {
+            coords,
+            vals,
+            len: 0,
+        }
+    }
+
+    /// The number of entries put.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl<V: Value> Sink<V> for Slots<'_, V> {
+    #[inline]
+    fn put(&mut self, coord: &[usize], value: V) -> bool {
+        let order = coord.len();
+        let (Some(slot), Some(dst)) = (
+            self.vals.get_mut(self.len),
+            self.coords
+                .get_mut(self.len * order..(self.len + 1) * order),
+        ) else {
+            return false;
+        };
+        *slot = value;
+        dst.copy_from_slice(coord);
+        self.len += 1;
+        true
+    }
 }
 
 /// The bytes of the file at `path`, or an [`Error::Io`] naming it.

@@ -7,7 +7,7 @@ mod csb;
 mod edge_cases;
 mod invariants;
 mod oracle;
-mod prng;
+pub(crate) mod prng;
 mod raw_validation;
 mod round_trip;
 mod soundness;
