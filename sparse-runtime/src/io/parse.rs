@@ -17,6 +17,30 @@ pub(crate) struct Lines<'a> {
     first: usize,
 }
 
+/// The end of the field starting at `i` of `bytes`: the first byte from `i` on that is
+/// at most `b' '` (a blank, the newline, another control byte: the caller checks which),
+/// or the end. Eight bytes at a time: a value is typically 10 to 25 bytes long.
+#[inline]
+fn field_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    while let Some(word) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        // The high bit of each byte below 0x21 (Mycroft's has-less-than test); a borrow
+        // can flag bytes above the first such byte, never below it, so the lowest flag
+        // is exact.
+        let low = x.wrapping_sub(ONES * 0x21) & !x & HIGHS;
+        if low != 0 {
+            return i + (low.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i] > b' ' {
+        i += 1;
+    }
+    i
+}
+
 /// Bytes that end a field: blanks and the newline.
 #[inline]
 fn is_separator(b: u8) -> bool {
@@ -100,10 +124,7 @@ impl<'a> Lines<'a> {
                 i += 1;
             }
             let start = i;
-            // Every separator is a byte up to b' ' (checked below to be a real one).
-            while i < rest.len() && rest[i] > b' ' {
-                i += 1;
-            }
+            i = field_end(rest, i);
             if i == start {
                 return None;
             }
@@ -344,6 +365,27 @@ mod tests {
         );
         assert!(fields_of("").is_empty());
         assert_eq!(fields_of("x\n"), vec![vec!["x".to_string()]]);
+    }
+
+    #[test]
+    fn fields_end_at_the_first_separator_in_every_position() {
+        for len in 0..40 {
+            for end in 0..=len {
+                for sep in [b' ', b'\t', b'\n', b'\r', 0u8, 0x20] {
+                    let mut bytes: Vec<u8> = (0..len).map(|k| b'!' + (k * 37 % 90) as u8).collect();
+                    bytes.extend([0xff, b'~', 0x80]);
+                    if end < len {
+                        bytes[end] = sep;
+                    }
+                    let want = if end < len { end } else { len + 3 };
+                    assert_eq!(field_end(&bytes, 0), want, "{bytes:?}");
+                    if end < len {
+                        bytes[len - 1] = b' ';
+                        assert_eq!(field_end(&bytes, 0), end, "{bytes:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
