@@ -254,3 +254,85 @@ fn a_shape_the_target_cannot_hold_is_an_error() {
         })
     ));
 }
+
+/// Unsorted coordinate lists long enough to span many of the batches the
+/// assembly hands entries on in (256 each), with empty rows, repeated
+/// coordinates (summed) and explicit zeros (kept): `(shape, list)`.
+fn long_lists() -> Vec<(Vec<usize>, Entries<f64>)> {
+    let mut rng = Rng::new(11);
+    let mut cases = Vec::new();
+    for (shape, count) in [
+        ([300, 200], 3000),
+        ([1, 2000], 1500),
+        ([2000, 1], 900),
+        ([40, 40], 1600),
+    ] {
+        let mut list: Entries<f64> = Vec::new();
+        while list.len() < count {
+            let i = rng.below(shape[0]);
+            if shape[0] > 1 && i % 7 == 3 {
+                continue; // an empty row
+            }
+            let c = vec![i, rng.below(shape[1])];
+            // Small integers, so that sums are exact in any order.
+            let v = rng.below(5) as f64 - 2.0;
+            if rng.chance(0.1) && !list.is_empty() {
+                let k = rng.below(list.len());
+                list.push((list[k].0.clone(), v)); // a repeat, summed
+            } else {
+                list.push((c, v));
+            }
+        }
+        rng.shuffle(&mut list);
+        cases.push((shape.to_vec(), list));
+    }
+    cases.push((vec![4, 4], vec![(vec![2, 1], 0.0)]));
+    cases.push((vec![4, 4], vec![]));
+    cases
+}
+
+/// The components a list stores once summed (explicit zeros kept), sorted.
+fn summed(list: &Entries<f64>) -> Entries<f64> {
+    let mut sums = std::collections::BTreeMap::new();
+    for (c, v) in list {
+        *sums.entry(c.clone()).or_insert(0.0) += v;
+    }
+    sums.into_iter().collect()
+}
+
+fn sorted(mut entries: Entries<f64>) -> Entries<f64> {
+    entries.sort_by(|x, y| x.0.cmp(&y.0));
+    entries
+}
+
+/// `B` from a long list, from CSR and CSC sources, and transposed, against
+/// the summed list.
+fn check_long<B: Format>() {
+    for (shape, list) in long_lists() {
+        let want = summed(&list);
+        let case = format!("{} from {} entries on {shape:?}", B::NAME, list.len());
+        let b = B::make(&shape, &list).unwrap_or_else(|e| panic!("{case}: {e}"));
+        assert_eq!(sorted(b.listed()), want, "{case}: from the list");
+        let csr = Csr::<f64>::make(&shape, &list).unwrap();
+        let csc = Csc::<f64>::make(&shape, &list).unwrap();
+        assert_eq!(sorted(csr.listed()), want, "{case}: CSR");
+        for b in [csr.convert::<B>().unwrap(), csc.convert::<B>().unwrap()] {
+            assert_eq!(sorted(b.listed()), want, "{case}: converted");
+        }
+        let t: B = csr.transpose().unwrap();
+        let flipped = sorted(want.iter().map(|(c, v)| (vec![c[1], c[0]], *v)).collect());
+        assert_eq!(sorted(t.listed()), flipped, "{case}: transposed");
+    }
+}
+
+#[test]
+fn long_unsorted_lists_with_repeats_convert_exactly() {
+    check_long::<Csr<f64>>();
+    check_long::<Csc<f64>>();
+    check_long::<Coo<f64>>();
+    check_long::<Dcsr<f64>>();
+    check_long::<Ell<f64>>();
+    check_long::<Csb<f64>>();
+    check_long::<HashMat<f64>>();
+    check_long::<CooAos<f64>>();
+}
