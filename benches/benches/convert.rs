@@ -10,6 +10,10 @@
 //!   `to_csc`, nalgebra-sparse `CscMatrix::from(&CsrMatrix)`, the hand-written counting
 //!   transpose of the raw arrays (`hand`: count, prefix sums, scatter); and
 //!   `a.transpose::<Csr<_>>()`.
+//! - `to_coo_rand8`: the same matrix into COO, from CSR and from the `io::Entries` list, against
+//!   nalgebra-sparse `CooMatrix::from(&CsrMatrix)`.
+//! - `blocked_rand8`: the same matrix into BCSR (2 x 2 blocks) and CSB and back, through their
+//!   coordinate remappings, with the transposition to CSR for the cost of a plain view.
 //! - `csr_to_dia_lap2d`, `csr_to_ell_lap2d`, `coo_to_dia_lap2d`, `csc_to_ell_lap2d`: the 2-D
 //!   Poisson matrix of a 1000 x 1000 grid (1,000,000 rows, 5 diagonals, 4,996,000 entries),
 //!   each direct routine against the same conversion through an intermediate format (COO for
@@ -148,6 +152,62 @@ fn csr_to_csc(c: &mut Criterion, m: &CsrArrays<u32>) {
     g.finish();
 }
 
+/// COO targets (a compressed non-unique level over a singleton), from CSR
+/// and from an unsorted list, against nalgebra-sparse `CooMatrix::from(&CsrMatrix)`.
+fn to_coo(c: &mut Criterion, m: &CsrArrays<u32>) {
+    let a = m.to_csr();
+    let from_csr = || a.convert::<Coo<f64, u32>>().expect("convertible");
+    let want = from_csr();
+    assert_eq!(want.entries(), a.entries(), "generated CSR -> COO");
+    let (rows, cols, vals) = shuffled_triplets(m);
+    let mut list = sparse_runtime::io::Entries::with_capacity(&[m.rows, m.cols], m.nnz());
+    for ((&i, &j), &v) in rows.iter().zip(&cols).zip(&vals) {
+        list.push(&[i as usize, j as usize], v).expect("in range");
+    }
+    let from_list = || Coo::<f64, u32>::from_source(&list).expect("valid entries");
+    let listed = from_list();
+    assert!(
+        listed.levels() == want.levels() && listed.vals() == want.vals(),
+        "generated COO list -> COO"
+    );
+    let n = common::nalgebra_csr(m);
+    assert_eq!(CooMatrix::from(&n).nnz(), m.nnz(), "nalgebra CSR -> COO");
+
+    let mut g = group(c, "to_coo_rand8", m.nnz());
+    g.bench_function("generated_from_csr", |b| b.iter(|| black_box(from_csr())));
+    g.bench_function("generated_from_list", |b| b.iter(|| black_box(from_list())));
+    g.bench_function("nalgebra_from_csr", |b| {
+        b.iter(|| black_box(CooMatrix::from(black_box(&n))))
+    });
+    g.finish();
+}
+
+/// The blocked formats, whose conversions go through a coordinate remapping
+/// (`Remapped`): CSR to BCSR of 2 x 2 blocks and to CSB, BCSR back to CSR,
+/// and, for the cost of a view, the transposition to CSR (`Transposed`).
+fn blocked(c: &mut Criterion, m: &CsrArrays<u32>) {
+    let a = m.to_csr();
+    let bcsr: Bcsr<f64, 2, 2, u32> = a.convert().expect("convertible");
+    let back: Csr<f64, u32> = bcsr.convert().expect("convertible");
+    // The blocks' padding comes back as explicit zeros.
+    let stored: Vec<_> = back.entries().into_iter().filter(|e| e.1 != 0.0).collect();
+    assert!(stored == a.entries(), "generated CSR -> BCSR -> CSR");
+    let mut g = group(c, "blocked_rand8", m.nnz());
+    g.bench_function("csr_to_bcsr2x2", |b| {
+        b.iter(|| black_box(black_box(&a).convert::<Bcsr<f64, 2, 2, u32>>()))
+    });
+    g.bench_function("csr_to_csb", |b| {
+        b.iter(|| black_box(black_box(&a).convert::<Csb<f64, u32>>()))
+    });
+    g.bench_function("bcsr2x2_to_csr", |b| {
+        b.iter(|| black_box(black_box(&bcsr).convert::<Csr<f64, u32>>()))
+    });
+    g.bench_function("csr_transpose", |b| {
+        b.iter(|| black_box(black_box(&a).transpose::<Csr<f64, u32>>()))
+    });
+    g.finish();
+}
+
 /// A direct conversion from `S` to `T` against the same through `Via`.
 fn direct_vs_via<S, T, Via>(c: &mut Criterion, name: &str, source: &S)
 where
@@ -209,6 +269,8 @@ fn benches(c: &mut Criterion) {
     }
     coo_to_csr(c, &m);
     csr_to_csc(c, &m);
+    to_coo(c, &m);
+    blocked(c, &m);
     structured(c);
 }
 

@@ -336,3 +336,86 @@ fn long_unsorted_lists_with_repeats_convert_exactly() {
     check_long::<HashMat<f64>>();
     check_long::<CooAos<f64>>();
 }
+
+/// Order-3 lists spanning many batches: the counted assembly by first level
+/// numbers the two lower coordinates together and splits them back.
+#[test]
+fn long_order_3_lists_with_repeats_convert_exactly() {
+    let mut rng = Rng::new(12);
+    let shape = [6, 30, 20];
+    let mut list: Entries<f64> = Vec::new();
+    while list.len() < 2500 {
+        let c = vec![rng.below(6), rng.below(30), rng.below(20)];
+        if c[0] == 4 {
+            continue; // an empty slice
+        }
+        let v = rng.below(5) as f64 - 2.0;
+        list.push((c.clone(), v));
+        if rng.chance(0.1) {
+            list.push((c, 1.0)); // a repeat, summed
+        }
+    }
+    rng.shuffle(&mut list);
+    let want = summed(&list);
+    fn check<B: Format>(shape: &[usize], list: &Entries<f64>, want: &Entries<f64>) {
+        let b = B::make(shape, list).unwrap();
+        assert_eq!(sorted(b.listed()), *want, "{} from the list", B::NAME);
+        let csf = Csf3::<f64>::make(shape, list).unwrap();
+        let c: B = csf.convert().unwrap();
+        assert_eq!(sorted(c.listed()), *want, "{} from CSF", B::NAME);
+    }
+    check::<Coo3<f64>>(&shape, &list, &want);
+    check::<Csf3<f64>>(&shape, &list, &want);
+    check::<Csf3Swapped>(&shape, &list, &want);
+}
+
+/// Shapes the counted assembly by first level leaves to the radix sort: a
+/// first level far larger than the entries, and lower levels whose
+/// coordinates together overflow `usize`.
+#[test]
+fn hypersparse_and_huge_shapes_convert_exactly() {
+    let list = [
+        (vec![9_999_999_999, 2], 1.0),
+        (vec![3, 1], 2.0),
+        (vec![9_999_999_999, 0], 0.0),
+        (vec![3, 1], 0.5),
+    ];
+    let a = Dcsr::<f64, u64>::from_entries(
+        &[10_000_000_000, 3],
+        list.iter().map(|(c, v)| (c.as_slice(), *v)),
+    )
+    .unwrap();
+    assert_eq!(
+        a.entries(),
+        vec![
+            (vec![3, 1], 2.5),
+            (vec![9_999_999_999, 0], 0.0),
+            (vec![9_999_999_999, 2], 1.0)
+        ]
+    );
+    let huge = 1usize << 40;
+    let list3 = [
+        (vec![1, huge - 1, 5], 1.0),
+        (vec![1, 2, huge - 1], 2.0),
+        (vec![0, 7, 7], 3.0),
+        (vec![1, 2, huge - 1], 4.0),
+    ];
+    let b = Coo3::<f64, u64>::from_entries(
+        &[2, huge, huge],
+        list3.iter().map(|(c, v)| (c.as_slice(), *v)),
+    )
+    .unwrap();
+    assert_eq!(
+        b.entries(),
+        vec![
+            (vec![0, 7, 7], 3.0),
+            (vec![1, 2, huge - 1], 6.0),
+            (vec![1, huge - 1, 5], 1.0)
+        ]
+    );
+    let c: Coo<f64, u64> = Csr::<f64, u64>::from_entries(&[3, huge], [([2, huge - 1], 1.0)])
+        .unwrap()
+        .convert()
+        .unwrap();
+    assert_eq!(c.entries(), vec![(vec![2, huge - 1], 1.0)]);
+}

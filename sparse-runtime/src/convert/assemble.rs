@@ -42,6 +42,14 @@ impl<S, O: ModeOrder> InStorageOrder<'_, S, O> {
         self.source.unique()
     }
 
+    /// See [`Source::len_bound`].
+    pub(crate) fn len_bound<V: Value>(&self) -> Option<usize>
+    where
+        S: Source<V>,
+    {
+        self.source.len_bound()
+    }
+
     /// Calls `f(storage coordinate, value)` for every entry of the source.
     #[inline]
     pub(crate) fn each<V: Value, F: FnMut(&[usize], V)>(&self, mut f: F)
@@ -236,11 +244,7 @@ impl<V: Value> Batches<V> {
     /// Calls `f(parents, coords, values)` for consecutive batches of the
     /// entries, in order.
     #[inline]
-    fn run<S: Scatter<V>, F: FnMut(&[usize], &[usize], &[V])>(
-        mut self,
-        entries: &S,
-        mut f: F,
-    ) {
+    fn run<S: Scatter<V>, F: FnMut(&[usize], &[usize], &[V])>(mut self, entries: &S, mut f: F) {
         let mut n = 0;
         entries.each(|p, c, v| {
             if n == BATCH {

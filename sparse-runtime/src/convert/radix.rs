@@ -1,11 +1,21 @@
 //! Assembly of any level composition from entries in storage order (Chou et
-//! al. 2020, level by level): the entries are brought into lexicographic
-//! storage order by a radix sort, one stable counting sort per level from the
-//! last to the first (a comparison sort only for a level too large to count
-//! into), or not at all when the source already lists them in that order.
+//! al. 2020, level by level). The entries are brought into lexicographic
+//! storage order, repeats summed, then each level is built by [`Levels::build`]:
+//!
+//! - for a format of two or more levels whose first level can be counted
+//!   into (not far larger than the entries), by the counted assembly of a
+//!   segmented level ([`insert_segments`]): one segment per first coordinate,
+//!   each holding the rest of the coordinates as one number (row-major below
+//!   the first level), sorted and summed per segment. Two passes over the
+//!   source and sequential work besides: COO's `(CompressedNonUnique,
+//!   Singleton)` is CSR's assembly plus the expansion of its rows.
+//! - otherwise by a radix sort, one stable counting sort per level from the
+//!   last to the first (a comparison sort only for a level too large to count
+//!   into), or not at all when the source already lists them in that order.
 
-use super::assemble::InStorageOrder;
+use super::assemble::{insert_segments, InStorageOrder};
 use super::source::Source;
+use super::Scatter;
 use crate::alloc;
 use crate::levels::Levels;
 use crate::mode_order::ModeOrder;
@@ -17,6 +27,9 @@ pub(crate) fn build<V: Value, L: Levels, S: Source<V>, O: ModeOrder>(
     sizes: &[usize],
     entries: &InStorageOrder<'_, S, O>,
 ) -> Result<(L, Vec<V>), Error> {
+    if let Some(built) = by_first_level::<V, L, S, O>(sizes, entries) {
+        return built;
+    }
     let mut flat = Vec::new();
     let mut vals = Vec::new();
     entries.each(|s, v| {
@@ -24,6 +37,95 @@ pub(crate) fn build<V: Value, L: Levels, S: Source<V>, O: ModeOrder>(
         vals.push(v);
     });
     build_flat::<V, L>(sizes, &flat, vals)
+}
+
+/// [`build`] by counting on the first level, or `None` if the format has one
+/// level, if the first level is much larger than the source's entries (a
+/// hypersparse dimension: its counts would cost more than sorting), or if the
+/// levels below it have more than `usize::MAX` coordinates together.
+fn by_first_level<V: Value, L: Levels, S: Source<V>, O: ModeOrder>(
+    sizes: &[usize],
+    entries: &InStorageOrder<'_, S, O>,
+) -> Option<Result<(L, Vec<V>), Error>> {
+    let (&rows, below) = sizes.split_first()?;
+    let n = entries.len_bound()?;
+    if below.is_empty() || rows > n.saturating_mul(4).saturating_add(1 << 16) {
+        return None;
+    }
+    let inner = below.iter().try_fold(1usize, |a, &k| a.checked_mul(k))?;
+    let split = ByFirstLevel { entries, below };
+    Some(
+        insert_segments::<usize, V, _>(inner, rows, true, &split).and_then(|(pos, crd, vals)| {
+            // Sorted, summed: expand the rows and split the rest back into levels.
+            let mut columns = Vec::with_capacity(sizes.len());
+            let mut first = alloc::with_capacity(crd.len(), "a column of coordinates")?;
+            for (i, w) in pos.windows(2).enumerate() {
+                first.resize(w[1], i);
+            }
+            columns.push(first);
+            match below {
+                [_] => columns.push(crd),
+                _ => {
+                    let mut rest: Vec<Vec<usize>> = below
+                        .iter()
+                        .map(|_| alloc::filled(crd.len(), 0, "a column of coordinates"))
+                        .collect::<Result<_, _>>()?;
+                    for (e, &c) in crd.iter().enumerate() {
+                        let mut c = c;
+                        for (column, &k) in rest.iter_mut().zip(below).rev() {
+                            column[e] = c % k;
+                            c /= k;
+                        }
+                    }
+                    columns.append(&mut rest);
+                }
+            }
+            place::<V, L>(sizes, &columns, vals)
+        }),
+    )
+}
+
+/// The entries of a format of two or more levels as one segmented level sees
+/// them: the parent is the first coordinate, the coordinate the row-major
+/// number of the others (below `below`'s product, which fits `usize`).
+struct ByFirstLevel<'a, S, O> {
+    entries: &'a InStorageOrder<'a, S, O>,
+    below: &'a [usize],
+}
+
+impl<V: Value, S: Source<V>, O: ModeOrder> Scatter<V> for ByFirstLevel<'_, S, O> {
+    fn unique(&self) -> bool {
+        self.entries.unique()
+    }
+
+    #[inline]
+    fn each<F: FnMut(usize, usize, V)>(&self, mut f: F) {
+        self.entries.each(|s, v| {
+            let mut c = 0;
+            for (&i, &k) in s[1..].iter().zip(self.below) {
+                c = c * k + i;
+            }
+            f(s[0], c, v);
+        });
+    }
+}
+
+/// Builds the levels from sorted, summed entries (`columns[k][e]`: entry
+/// `e`'s coordinate at level `k`) and places `vals` at the last level's
+/// positions.
+fn place<V: Value, L: Levels>(
+    sizes: &[usize],
+    columns: &[Vec<usize>],
+    sorted: Vec<V>,
+) -> Result<(L, Vec<V>), Error> {
+    let mut positions = alloc::filled(sorted.len(), 0usize, "the entry positions")?;
+    let (levels, count) = L::build(sizes, columns, &mut positions)?;
+    // Positions created by dense levels (or singleton padding) hold no entry: zero.
+    let mut out = alloc::filled(count, V::zero(), "vals")?;
+    for (&p, v) in positions.iter().zip(sorted) {
+        out[p] = v;
+    }
+    Ok((levels, out))
 }
 
 /// [`build`] from coordinates already in storage order, `sizes.len()` per
@@ -59,14 +161,7 @@ pub(crate) fn build_flat<V: Value, L: Levels>(
             }
         }
     }
-    let mut positions = alloc::filled(sorted.len(), 0usize, "the entry positions")?;
-    let (levels, count) = L::build(sizes, &columns, &mut positions)?;
-    // Positions created by dense levels (or singleton padding) hold no entry: zero.
-    let mut out = alloc::filled(count, V::zero(), "vals")?;
-    for (&p, v) in positions.iter().zip(sorted) {
-        out[p] = v;
-    }
-    Ok((levels, out))
+    place::<V, L>(sizes, &columns, sorted)
 }
 
 /// The permutation that sorts the rows of `flat` lexicographically and

@@ -34,6 +34,14 @@ pub trait Source<V: Value>: sealed::Sealed + Sized {
         true
     }
 
+    /// At least as many as the components [`Source::for_each_entry`] lists
+    /// (a tensor's value count: dense levels store padding), or `None` if
+    /// unknown. An assembly chooses its strategy by it, nothing more.
+    #[doc(hidden)]
+    fn len_bound(&self) -> Option<usize> {
+        None
+    }
+
     /// The same components in another format, by one direct routine for this
     /// pair of formats (see the [module documentation](crate::convert)).
     ///
@@ -100,6 +108,10 @@ impl<V: Value, L: Levels, O: ModeOrder> Source<V> for Tensor<V, L, O> {
         Tensor::shape(self)
     }
 
+    fn len_bound(&self) -> Option<usize> {
+        Some(self.vals().len())
+    }
+
     #[inline]
     fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
         let vals = self.vals();
@@ -125,6 +137,10 @@ macro_rules! source_through_view {
                 $name::shape(self)
             }
 
+            fn len_bound(&self) -> Option<usize> {
+                self.view().len_bound()
+            }
+
             #[inline]
             fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
                 self.view().for_each_entry(|c, v| f(&c[c.len() - 2..], v));
@@ -142,6 +158,10 @@ impl<V, const R: usize, const C: usize, I: Index> sealed::Sealed for Bcsr<V, R, 
 impl<V: Value, const R: usize, const C: usize, I: Index> Source<V> for Bcsr<V, R, C, I> {
     fn shape(&self) -> &[usize] {
         Bcsr::shape(self)
+    }
+
+    fn len_bound(&self) -> Option<usize> {
+        self.view().len_bound()
     }
 
     #[inline]
@@ -166,6 +186,10 @@ impl<V: Value, S: Source<V>> Source<V> for Transposed<'_, S> {
 
     fn unique(&self) -> bool {
         self.source.unique()
+    }
+
+    fn len_bound(&self) -> Option<usize> {
+        self.source.len_bound()
     }
 
     #[inline]
@@ -220,6 +244,10 @@ impl<V: Value, S: Source<V>> Source<V> for Permuted<'_, S> {
         self.source.unique()
     }
 
+    fn len_bound(&self) -> Option<usize> {
+        self.source.len_bound()
+    }
+
     #[inline]
     fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
         let order = self.modes.len();
@@ -244,6 +272,10 @@ impl<V: Value> Source<V> for Entries<V> {
 
     fn unique(&self) -> bool {
         false
+    }
+
+    fn len_bound(&self) -> Option<usize> {
+        Some(self.vals().len())
     }
 
     #[inline]
@@ -287,6 +319,10 @@ impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize])> Source<V> for Remapp
 
     fn unique(&self) -> bool {
         self.source.unique()
+    }
+
+    fn len_bound(&self) -> Option<usize> {
+        self.source.len_bound()
     }
 
     #[inline]
