@@ -294,25 +294,35 @@ impl<V: Value> Source<V> for Entries<V> {
 
 /// A source seen through a coordinate remapping (Chou et al. 2020, section
 /// 4): each logical coordinate `c` is listed as `map(c)`, a coordinate of
-/// `shape`, which has as many or more modes. A struct format declares its
-/// remapping this way and assembles the view it stores from it.
-pub(crate) struct Remapped<'a, S, F> {
+/// `shape`, which has `N` modes. A struct format declares its remapping this
+/// way and assembles the view it stores from it.
+///
+/// The arity is a constant so that `map` writes a fixed-size array the
+/// conversion keeps in registers, as [`Transposed`] does, rather than a slice
+/// of a runtime length that each entry's copy checks.
+pub(crate) struct Remapped<'a, S, F, const N: usize> {
     source: &'a S,
+    /// `N` sizes.
     shape: Vec<usize>,
     map: F,
 }
 
-impl<'a, S, F: Fn(&[usize], &mut [usize])> Remapped<'a, S, F> {
+/// The remappings declared so far (`Bcsr`, `Csb`) are of four modes; a
+/// remapping of another arity adds its `impl` of [`Remapped::new`].
+impl<'a, S, F: Fn(&[usize], &mut [usize; 4])> Remapped<'a, S, F, 4> {
     /// `map(c, out)` writes the remapped coordinate of `c` into `out`, one
-    /// component per mode of `shape`, each below its size.
+    /// component per mode of `shape` (four), each below its size.
     pub(crate) fn new(source: &'a S, shape: Vec<usize>, map: F) -> Self {
+        debug_assert_eq!(shape.len(), 4, "a remapping of four modes");
         Remapped { source, shape, map }
     }
 }
 
-impl<S, F> sealed::Sealed for Remapped<'_, S, F> {}
+impl<S, F, const N: usize> sealed::Sealed for Remapped<'_, S, F, N> {}
 
-impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize])> Source<V> for Remapped<'_, S, F> {
+impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize; N]), const N: usize> Source<V>
+    for Remapped<'_, S, F, N>
+{
     fn shape(&self) -> &[usize] {
         &self.shape
     }
@@ -327,11 +337,10 @@ impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize])> Source<V> for Remapp
 
     #[inline]
     fn for_each_entry<G: FnMut(&[usize], V)>(&self, mut f: G) {
-        let order = self.shape.len();
-        let mut out = [0usize; MAX_ORDER];
+        let mut out = [0usize; N];
         self.source.for_each_entry(|c, v| {
-            (self.map)(c, &mut out[..order]);
-            f(&out[..order], v);
+            (self.map)(c, &mut out);
+            f(&out, v);
         });
     }
 }
