@@ -120,6 +120,11 @@ fn place<V: Value, L: Levels>(
 ) -> Result<(L, Vec<V>), Error> {
     let mut positions = alloc::filled(sorted.len(), 0usize, "the entry positions")?;
     let (levels, count) = L::build(sizes, columns, &mut positions)?;
+    // Each entry at its own position (COO, CSF: no level pads): the values are
+    // in place already.
+    if count == sorted.len() && positions.iter().enumerate().all(|(e, &p)| p == e) {
+        return Ok((levels, sorted));
+    }
     // Positions created by dense levels (or singleton padding) hold no entry: zero.
     let mut out = alloc::filled(count, V::zero(), "vals")?;
     for (&p, v) in positions.iter().zip(sorted) {
