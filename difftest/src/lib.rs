@@ -539,10 +539,16 @@ fn install_hook() {
                             .unwrap_or_default();
                         // One line on stderr, so that a panic that turns into an abort (a
                         // panic while unwinding) still leaves its message for the driver.
+                        // (What `PanicHookInfo::payload_as_str` does, which needs Rust 1.91.)
+                        let payload = info.payload();
+                        let message = payload
+                            .downcast_ref::<&str>()
+                            .copied()
+                            .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
                         eprintln!(
                             "[difftest] kernel {}: panic{slot}: {}",
                             CURRENT_KERNEL.with(|k| k.get()),
-                            info.payload_as_str().unwrap_or("(non-string payload)")
+                            message.unwrap_or("(non-string payload)")
                         );
                         true
                     }
