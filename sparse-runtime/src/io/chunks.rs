@@ -276,16 +276,28 @@ pub(crate) fn parse<V: Value, R: Send>(
     let io = |e: std::io::Error| io_error(name, &e);
     let chunks = split(bytes, body, size).map_err(io)?;
     let order = shape.len();
-    // Chunk `k`'s slots start at `offsets[k]`; the bounds come from byte counts, so
-    // they cannot overflow.
+    // Chunk `k`'s slots start at `offsets[k]`; the bounds are at most two per byte, so
+    // their sum cannot overflow.
     let mut offsets = Vec::with_capacity(chunks.len() + 1);
     offsets.push(0usize);
     for c in &chunks {
         offsets.push(offsets[offsets.len() - 1] + c.lines * per_line);
     }
     let total = offsets[chunks.len()];
-    let mut coords = crate::alloc::filled(total * order, 0usize, "the coordinates")?;
-    let mut vals = crate::alloc::filled(total, V::zero(), "the values")?;
+    // Comment lines count toward the bound, so with a large order (a shape given) the
+    // product can exceed a 32-bit usize: then the file is read in order.
+    // The same where the bound (comment lines included) cannot be allocated: the read in
+    // order grows its lists as entries come.
+    let room = total.checked_mul(order).and_then(|len| {
+        let coords = crate::alloc::filled(len, 0usize, "the coordinates").ok()?;
+        Some((
+            coords,
+            crate::alloc::filled(total, V::zero(), "the values").ok()?,
+        ))
+    });
+    let Some((mut coords, mut vals)) = room else {
+        return Ok(None);
+    };
     let mut slots = Vec::with_capacity(chunks.len());
     let (mut rest_c, mut rest_v) = (&mut coords[..], &mut vals[..]);
     for k in 0..chunks.len() {
