@@ -86,6 +86,7 @@ mod error;
 mod index;
 pub mod interop;
 pub mod io;
+mod iter;
 mod level;
 mod levels;
 mod mode_order;
@@ -108,6 +109,7 @@ pub use blocked::{Bcsr, BlockView};
 pub use csb::{Csb, CsbView};
 pub use error::Error;
 pub use index::Index;
+pub use iter::{Coord, Iter};
 pub use level::{
     Compressed, CompressedAos, CompressedNonUnique, Dense, Hashed, InBlock, Level, Markers,
     NonUnique, Offset, Padded, Properties, Range, Singleton, SingletonAos, SingletonNonUnique,
