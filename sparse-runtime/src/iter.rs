@@ -1,12 +1,12 @@
 //! A lazy iterator over a tensor's stored entries: [`Tensor::iter`].
 //!
-//! The coordinate hierarchy is walked depth first, one level function call at a
-//! time (`child_range_under`, `is_stored`, `coord_under`, as [`Levels::walk`]
-//! calls them), with its state in fixed-size arrays: nothing is allocated, per
-//! entry or at all.
+//! The coordinate hierarchy is walked depth first, one step at a time
+//! ([`Levels::advance`], [`Levels::descend`]: each level's own `child_range_under`,
+//! `is_stored` and `coord_under`, called directly as [`Levels::walk`] calls them),
+//! with its state in fixed-size arrays: nothing is allocated, per entry or at all.
 
 use crate::level::Level;
-use crate::levels::{each_level, Levels, MAX_ORDER};
+use crate::levels::{Levels, MAX_ORDER};
 use crate::mode_order::ModeOrder;
 use crate::{Tensor, Value};
 use std::ops::Range;
@@ -63,89 +63,97 @@ impl PartialEq<[usize]> for Coord {
     }
 }
 
-/// The iterator of [`Tensor::iter`]: every stored entry (explicit zeros included) as
-/// `(coordinate, value)`, in storage order.
-pub struct Iter<'a, V, O> {
-    levels: [Option<&'a dyn Level>; MAX_ORDER],
-    order: usize,
-    vals: &'a [V],
-    /// The positions left to visit at each level below the current path.
+/// The state of a lazy depth-first walk of a coordinate hierarchy: at each level, the
+/// positions left to visit and the position and storage coordinate last chosen.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default)]
+pub struct Cursor {
     ranges: [Range<usize>; MAX_ORDER],
-    /// The position and the storage coordinate chosen at each level above `depth`.
     positions: [usize; MAX_ORDER],
     path: [usize; MAX_ORDER],
-    /// The level whose range is being visited.
-    depth: usize,
+}
+
+impl Cursor {
+    /// [`Levels::advance`] for `level`, the hierarchy's level `k`.
+    #[inline(always)]
+    pub(crate) fn advance<Lv: Level>(&mut self, level: &Lv, k: usize) -> Option<usize> {
+        loop {
+            let q = self.ranges.get_mut(k)?.next()?;
+            if level.is_stored(q) {
+                let parent = if k == 0 { 0 } else { self.positions[k - 1] };
+                self.path[k] = level.coord_under(q, parent, &self.path[..k]);
+                self.positions[k] = q;
+                return Some(q);
+            }
+        }
+    }
+
+    /// [`Levels::descend`] for `level`, the hierarchy's level `k`.
+    #[inline(always)]
+    pub(crate) fn descend<Lv: Level>(&mut self, level: &Lv, k: usize) {
+        let parent = if k == 0 { 0 } else { self.positions[k - 1] };
+        self.ranges[k] = level.child_range_under(parent, &self.path[..k]);
+    }
+}
+
+/// The iterator of [`Tensor::iter`]: every stored entry (explicit zeros included) as
+/// `(coordinate, value)`, in storage order.
+pub struct Iter<'a, V, L, O> {
+    levels: &'a L,
+    vals: &'a [V],
+    cursor: Cursor,
+    /// The level whose range is being visited; `None` once the walk is done.
+    depth: Option<usize>,
     mode_order: std::marker::PhantomData<O>,
 }
 
-impl<'a, V: Value, O: ModeOrder> Iter<'a, V, O> {
+impl<'a, V: Value, L: Levels, O: ModeOrder> Iter<'a, V, L, O> {
     /// The entries of `levels` (validated: child ranges in bounds) with values `vals`.
-    pub(crate) fn new<L: Levels>(levels: &'a L, vals: &'a [V]) -> Self {
-        let mut all = [None; MAX_ORDER];
-        for (slot, level) in all.iter_mut().zip(each_level(levels)) {
-            *slot = Some(level);
-        }
-        let mut ranges: [Range<usize>; MAX_ORDER] = Default::default();
-        if let Some(root) = all[0] {
-            ranges[0] = root.child_range_under(0, &[]);
-        }
+    pub(crate) fn new(levels: &'a L, vals: &'a [V]) -> Self {
+        let mut cursor = Cursor::default();
+        levels.descend(0, &mut cursor);
         Iter {
-            levels: all,
-            order: L::ORDER,
+            levels,
             vals,
-            ranges,
-            positions: [0; MAX_ORDER],
-            path: [0; MAX_ORDER],
-            depth: 0,
+            cursor,
+            depth: Some(0),
             mode_order: std::marker::PhantomData,
         }
     }
 
     /// The logical coordinate of the current path.
+    #[inline]
     fn coord(&self) -> Coord {
         let mut components = [0; MAX_ORDER];
-        for (k, &c) in self.path[..self.order].iter().enumerate() {
+        for (k, &c) in self.cursor.path[..L::ORDER].iter().enumerate() {
             components[O::mode(k)] = c;
         }
         Coord {
             components,
-            order: self.order,
+            order: L::ORDER,
         }
     }
 }
 
-impl<V: Value, O: ModeOrder> Iterator for Iter<'_, V, O> {
+impl<V: Value, L: Levels, O: ModeOrder> Iterator for Iter<'_, V, L, O> {
     type Item = (Coord, V);
 
+    #[inline]
     fn next(&mut self) -> Option<(Coord, V)> {
+        let last = L::ORDER - 1;
         loop {
-            let k = self.depth;
-            let level = self.levels[k]?;
-            let Some(q) = self.ranges[k].next() else {
-                // This level's children are done: back to the level above.
-                if k == 0 {
-                    self.levels[0] = None;
-                    return None;
-                }
-                self.depth -= 1;
-                continue;
-            };
-            if !level.is_stored(q) {
-                continue;
-            }
-            let parent = if k == 0 { 0 } else { self.positions[k - 1] };
-            self.path[k] = level.coord_under(q, parent, &self.path[..k]);
-            self.positions[k] = q;
-            if k + 1 == self.order {
+            let k = self.depth?;
+            match self.levels.advance(k, &mut self.cursor) {
                 // Validated levels give last-level positions below the value count;
                 // `get` keeps even a broken invariant from panicking.
-                let v = *self.vals.get(q)?;
-                return Some((self.coord(), v));
+                Some(q) if k == last => return Some((self.coord(), *self.vals.get(q)?)),
+                Some(_) => {
+                    self.levels.descend(k + 1, &mut self.cursor);
+                    self.depth = Some(k + 1);
+                }
+                // This level's children are done: back to the level above.
+                None => self.depth = k.checked_sub(1),
             }
-            let below = self.levels[k + 1]?;
-            self.ranges[k + 1] = below.child_range_under(q, &self.path[..=k]);
-            self.depth += 1;
         }
     }
 }
@@ -169,16 +177,16 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// assert_eq!(listed, a.entries());
     /// # Ok::<(), sparse_runtime::Error>(())
     /// ```
-    pub fn iter(&self) -> Iter<'_, V, O> {
+    pub fn iter(&self) -> Iter<'_, V, L, O> {
         Iter::new(self.levels(), self.vals())
     }
 }
 
 impl<'a, V: Value, L: Levels, O: ModeOrder> IntoIterator for &'a Tensor<V, L, O> {
     type Item = (Coord, V);
-    type IntoIter = Iter<'a, V, O>;
+    type IntoIter = Iter<'a, V, L, O>;
 
-    fn into_iter(self) -> Iter<'a, V, O> {
+    fn into_iter(self) -> Iter<'a, V, L, O> {
         self.iter()
     }
 }

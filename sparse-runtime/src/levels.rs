@@ -1,6 +1,7 @@
 //! Level tuples: a tensor format is a tuple of levels, outermost first.
 
 use crate::convert::{BelowDense, InStorageOrder, Source};
+use crate::iter::Cursor;
 use crate::level::{Level, Properties, Sealed};
 use crate::mode_order::ModeOrder;
 use crate::{Error, Value};
@@ -43,6 +44,17 @@ pub trait Levels: Debug + Send + Sync + Sized + 'static + Sealed {
     /// would. Requires validated levels.
     #[doc(hidden)]
     fn walk<F: FnMut(&[usize; MAX_ORDER], usize)>(&self, visit: F);
+
+    /// One step of a lazy walk ([`crate::Iter`]) at level `k`: the next stored position
+    /// of `cursor`'s range there, with its coordinate recorded (`None` when the range is
+    /// done, or `k >= ORDER`). Each level's own functions are called directly.
+    #[doc(hidden)]
+    fn advance(&self, k: usize, cursor: &mut Cursor) -> Option<usize>;
+
+    /// Opens the range of level `k`'s children of the position recorded at level
+    /// `k - 1` (the root's for `k = 0`).
+    #[doc(hidden)]
+    fn descend(&self, k: usize, cursor: &mut Cursor);
 
     /// Counted assembly (Chou et al. 2020, section 6) of a format whose
     /// levels above the last are all full (dense) and whose last level
@@ -160,6 +172,22 @@ macro_rules! impl_levels {
             fn walk<Visit: FnMut(&[usize; MAX_ORDER], usize)>(&self, mut visit: Visit) {
                 let mut path = [0usize; MAX_ORDER];
                 walk_levels!(self, path, visit, 0; $($k)+);
+            }
+
+            #[inline]
+            fn advance(&self, k: usize, cursor: &mut Cursor) -> Option<usize> {
+                match k {
+                    $($k => cursor.advance(&self.$k, $k),)+
+                    _ => None,
+                }
+            }
+
+            #[inline]
+            fn descend(&self, k: usize, cursor: &mut Cursor) {
+                match k {
+                    $($k => cursor.descend(&self.$k, $k),)+
+                    _ => {}
+                }
             }
         }
     };
