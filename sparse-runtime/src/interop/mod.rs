@@ -1,11 +1,11 @@
 //! Conversions to and from other Rust sparse and dense array crates, each behind a cargo
 //! feature of the crate's name (none is enabled by default):
 //!
-//! | feature | module | conversions |
+//! | feature | module (present with the feature) | conversions |
 //! |---|---|---|
-//! | `sprs` | [`sprs`](mod@self::sprs) | `sprs::CsMatI` (CSR or CSC storage) ⟷ [`Csr`](crate::Csr), [`Csc`](crate::Csc); borrowed `CsMatViewI` of a `Csr`/`Csc` |
-//! | `nalgebra-sparse` | [`nalgebra_sparse`](mod@self::nalgebra_sparse) | `CsrMatrix` ⟷ `Csr`, `CscMatrix` ⟷ `Csc`, `CooMatrix` ⟷ any format |
-//! | `ndarray` | [`ndarray`](mod@self::ndarray) | `Array1`/`Array2`/`Array3` (and views) ⟷ [`Dense1`](crate::Dense1), [`Dense2`](crate::Dense2), [`Dense3`](crate::Dense3); borrowed `ArrayView`s of them |
+//! | `sprs` | `interop::sprs` | `sprs::CsMatI` (CSR or CSC storage) ⟷ [`Csr`](crate::Csr), [`Csc`](crate::Csc); borrowed `CsMatViewI` of a `Csr`/`Csc` |
+//! | `nalgebra-sparse` | `interop::nalgebra_sparse` | `CsrMatrix` ⟷ `Csr`, `CscMatrix` ⟷ `Csc`, `CooMatrix` ⟷ any format |
+//! | `ndarray` | `interop::ndarray` | `Array1`/`Array2`/`Array3` (and views) ⟷ [`Dense1`](crate::Dense1), [`Dense2`](crate::Dense2), [`Dense3`](crate::Dense3); borrowed `ArrayView`s of them |
 //!
 //! ```toml
 //! [dependencies]
