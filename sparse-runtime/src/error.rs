@@ -141,7 +141,15 @@ impl fmt::Display for Error {
                 "expected {expected} modes (one per level) but a shape or coordinate has {found}"
             ),
             Error::IndexOverflow { index_type, value } => {
-                write!(f, "{value} does not fit the level index type {index_type}")
+                write!(f, "{value} does not fit the level index type {index_type}")?;
+                match *index_type {
+                    "usize" | "u64" => Ok(()),
+                    _ => write!(
+                        f,
+                        "; use a wider index type (`Csr<f64, u64>`, `Compressed<u64>`: the \
+                         index type is the format's second parameter)"
+                    ),
+                }
             }
             Error::InvalidLevel { level, detail } => {
                 write!(f, "level {level} is invalid: {detail}")
@@ -197,7 +205,12 @@ mod tests {
         let e = Error::overflow::<u32>(1 << 33);
         assert_eq!(
             e.to_string(),
-            "8589934592 does not fit the level index type u32"
+            "8589934592 does not fit the level index type u32; use a wider index type \
+             (`Csr<f64, u64>`, `Compressed<u64>`: the index type is the format's second parameter)"
+        );
+        assert_eq!(
+            Error::overflow::<usize>(7).to_string(),
+            "7 does not fit the level index type usize"
         );
         let e = Error::LengthMismatch {
             what: "vals",
