@@ -83,6 +83,7 @@ pub mod convert;
 mod csb;
 mod dense;
 mod error;
+mod everyday;
 mod index;
 pub mod interop;
 pub mod io;

@@ -17,7 +17,8 @@ use std::marker::PhantomData;
 /// and value count); see [`Tensor::from_levels`].
 ///
 /// Equality (`==`) compares shape, levels and values: two tensors storing the same
-/// entries in the same positions are equal, explicit zeros included.
+/// entries in the same positions are equal, explicit zeros included (storage equality:
+/// [`Tensor::same_values`] compares values, a missing entry counting as zero).
 #[derive(Clone, Debug)]
 pub struct Tensor<V, L, O = Identity> {
     shape: Vec<usize>,

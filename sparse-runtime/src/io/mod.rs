@@ -153,7 +153,7 @@ impl<V: Value> Entries<V> {
 
     /// Appends an entry the caller has checked.
     #[inline]
-    fn push_unchecked(&mut self, coord: &[usize], value: V) {
+    pub(crate) fn push_unchecked(&mut self, coord: &[usize], value: V) {
         debug_assert!(coord.len() == self.shape.len());
         self.coords.extend_from_slice(coord);
         self.vals.push(value);
