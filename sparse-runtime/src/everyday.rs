@@ -1,6 +1,7 @@
 //! Everyday operations on any tensor built from its entry iterator: keeping some entries
 //! ([`Tensor::retain`], [`Tensor::pruned`]), comparing values rather than storage
-//! ([`Tensor::same_values`]), and printing ([`std::fmt::Display`]).
+//! ([`Tensor::same_values`]), printing ([`std::fmt::Display`]), and borrowing a CSR row or
+//! CSC column ([`Tensor::fiber`]).
 
 use crate::convert::Target;
 use crate::io::Entries;
@@ -108,5 +109,55 @@ impl<V: Value, L: Levels, O: ModeOrder> std::fmt::Display for Tensor<V, L, O> {
             writeln!(f, "  ... and {} more", entries.len() - SHOWN)?;
         }
         Ok(())
+    }
+}
+
+impl<V: Value, I: crate::Index, P: crate::level::Markers, O: ModeOrder>
+    Tensor<V, (crate::Dense, crate::Compressed<I, P>), O>
+{
+    /// The stored entries of outer slice `k` (row `k` of a `Csr`, column `k` of a `Csc`):
+    /// their inner coordinates and values, borrowed, in storage order (sorted unless the
+    /// level is `Unordered`); `None` if `k` is outside the outer dimension.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<f64>::from_entries(&[2, 4], [([1, 3], 2.0), ([1, 0], 1.0)])?;
+    /// assert_eq!(a.fiber(1), Some((&[0u32, 3][..], &[1.0, 2.0][..])));
+    /// assert_eq!(a.fiber(0), Some((&[][..], &[][..])));
+    /// assert_eq!(a.fiber(2), None);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn fiber(&self, k: usize) -> Option<(&[I], &[V])> {
+        let inner = &self.levels().1;
+        let (begin, end) = (inner.pos().get(k)?, inner.pos().get(k + 1)?);
+        let range = begin.to_usize()..end.to_usize();
+        Some((inner.crd().get(range.clone())?, self.vals().get(range)?))
+    }
+}
+
+impl<V: Value, I: crate::Index> crate::Csr<V, I> {
+    /// Row `i`: its column indices and values, borrowed, sorted by column; `None` if `i`
+    /// is not a row. See [`Tensor::fiber`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<f64>::from_entries(&[2, 3], [([0, 2], 5.0), ([0, 1], 4.0)])?;
+    /// let (cols, vals) = a.row(0).unwrap();
+    /// let dot: f64 = cols.iter().zip(vals).map(|(&j, v)| v * [1.0, 2.0, 3.0][j as usize]).sum();
+    /// assert_eq!(dot, 23.0);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn row(&self, i: usize) -> Option<(&[I], &[V])> {
+        self.fiber(i)
+    }
+}
+
+impl<V: Value, I: crate::Index> crate::Csc<V, I> {
+    /// Column `j`: its row indices and values, borrowed, sorted by row; `None` if `j` is not
+    /// a column. See [`Tensor::fiber`].
+    pub fn col(&self, j: usize) -> Option<(&[I], &[V])> {
+        self.fiber(j)
     }
 }

@@ -98,3 +98,56 @@ fn display_shows_shape_entries_and_what_it_elides() {
     assert!(shown.starts_with("tensor of shape 25, 25 stored entries\n  (0): 0\n"));
     assert!(shown.ends_with("  (19): 19\n  ... and 5 more\n"), "{shown}");
 }
+
+#[test]
+fn rows_columns_and_fibers_borrow_exactly_their_entries() {
+    for (k, shape) in [[0usize, 3], [3, 0], [1, 1], [6, 9], [20, 4]]
+        .into_iter()
+        .enumerate()
+    {
+        let list = random_entries::<f64>(&shape, 0.3, 40 + k as u64);
+        let csr = Csr::<f64>::from_entries(&shape, list.clone()).unwrap();
+        let csc = Csc::<f64>::from_entries(&shape, list.clone()).unwrap();
+        let loose =
+            Tensor::<f64, (Dense, Compressed<u64, Unordered>)>::from_entries(&shape, list).unwrap();
+        let want = csr.entries();
+        for i in 0..=shape[0] {
+            let row: Vec<(Vec<usize>, f64)> =
+                want.iter().filter(|e| e.0[0] == i).cloned().collect();
+            match csr.row(i) {
+                None => assert_eq!(i, shape[0]),
+                Some((cols, vals)) => {
+                    let got: Vec<_> = cols
+                        .iter()
+                        .zip(vals)
+                        .map(|(&j, &v)| (vec![i, j as usize], v))
+                        .collect();
+                    assert_eq!(got, row, "row {i} of {shape:?}");
+                    let (lc, lv) = loose.fiber(i).unwrap();
+                    let mut got: Vec<_> = lc
+                        .iter()
+                        .zip(lv)
+                        .map(|(&j, &v)| (vec![i, j as usize], v))
+                        .collect();
+                    got.sort_by(|a, b| a.0.cmp(&b.0));
+                    assert_eq!(got, row, "unordered row {i}");
+                }
+            }
+        }
+        for j in 0..=shape[1] {
+            let col: Vec<(Vec<usize>, f64)> =
+                want.iter().filter(|e| e.0[1] == j).cloned().collect();
+            match csc.col(j) {
+                None => assert_eq!(j, shape[1]),
+                Some((rows, vals)) => {
+                    let got: Vec<_> = rows
+                        .iter()
+                        .zip(vals)
+                        .map(|(&i, &v)| (vec![i as usize, j], v))
+                        .collect();
+                    assert_eq!(got, col, "column {j} of {shape:?}");
+                }
+            }
+        }
+    }
+}
