@@ -64,6 +64,19 @@ impl<V: Value> Dense1<V> {
     pub fn as_mut_slice(&mut self) -> &mut [V] {
         self.vals_mut()
     }
+
+    /// The components, row-major, as a `Vec`: the storage itself, given back without a
+    /// copy.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let v = Dense1::from_vec(vec![1.0, 2.0]);
+    /// assert_eq!(v.into_vec(), vec![1.0, 2.0]);
+    /// ```
+    pub fn into_vec(self) -> Vec<V> {
+        self.into_parts().1
+    }
 }
 
 impl<V: Value> Dense2<V> {
@@ -94,6 +107,20 @@ impl<V: Value> Dense2<V> {
     /// The row-major components, mutably.
     pub fn as_mut_slice(&mut self) -> &mut [V] {
         self.vals_mut()
+    }
+
+    /// The components, row-major, as a `Vec`: the storage itself, given back without a
+    /// copy.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Dense2::from_vec(2, 2, vec![1, 2, 3, 4])?;
+    /// assert_eq!(a.into_vec(), vec![1, 2, 3, 4]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn into_vec(self) -> Vec<V> {
+        self.into_parts().1
     }
 }
 
@@ -126,5 +153,19 @@ impl<V: Value> Dense3<V> {
     /// The row-major components, mutably.
     pub fn as_mut_slice(&mut self) -> &mut [V] {
         self.vals_mut()
+    }
+
+    /// The components, row-major, as a `Vec`: the storage itself, given back without a
+    /// copy.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let t = Dense3::from_vec(1, 2, 1, vec![5, 6])?;
+    /// assert_eq!(t.into_vec(), vec![5, 6]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn into_vec(self) -> Vec<V> {
+        self.into_parts().1
     }
 }
