@@ -3,7 +3,7 @@
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
-use sparse_runtime::ModeOrder;
+use sparse_runtime::{Index, ModeOrder};
 use sparse_tests::random_entries;
 
 /// The dense values of a sorted entry list of `shape`.
@@ -99,6 +99,26 @@ fn display_shows_shape_entries_and_what_it_elides() {
     assert!(shown.ends_with("  (19): 19\n  ... and 5 more\n"), "{shown}");
 }
 
+/// A borrowed slice `(inner indices, values)` of outer index `k` in mode `outer` of a
+/// matrix, as sorted `(coordinate, value)` entries.
+fn slice_entries<I: Index>(
+    (inner, vals): (&[I], &[f64]),
+    outer: usize,
+    k: usize,
+) -> Vec<(Vec<usize>, f64)> {
+    let mut out: Vec<_> = inner
+        .iter()
+        .zip(vals)
+        .map(|(&c, &v)| {
+            let mut coord = vec![c.to_usize(); 2];
+            coord[outer] = k;
+            (coord, v)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
 #[test]
 fn rows_columns_and_fibers_borrow_exactly_their_entries() {
     for (k, shape) in [[0usize, 3], [3, 0], [1, 1], [6, 9], [20, 4]]
@@ -111,43 +131,39 @@ fn rows_columns_and_fibers_borrow_exactly_their_entries() {
         let loose =
             Tensor::<f64, (Dense, Compressed<u64, Unordered>)>::from_entries(&shape, list).unwrap();
         let want = csr.entries();
+        // The entries whose coordinate in mode `m` is `k`.
+        let slice = |m: usize, k: usize| -> Vec<(Vec<usize>, f64)> {
+            want.iter().filter(|e| e.0[m] == k).cloned().collect()
+        };
         for i in 0..=shape[0] {
-            let row: Vec<(Vec<usize>, f64)> =
-                want.iter().filter(|e| e.0[0] == i).cloned().collect();
-            match csr.row(i) {
-                None => assert_eq!(i, shape[0]),
-                Some((cols, vals)) => {
-                    let got: Vec<_> = cols
-                        .iter()
-                        .zip(vals)
-                        .map(|(&j, &v)| (vec![i, j as usize], v))
-                        .collect();
-                    assert_eq!(got, row, "row {i} of {shape:?}");
-                    let (lc, lv) = loose.fiber(i).unwrap();
-                    let mut got: Vec<_> = lc
-                        .iter()
-                        .zip(lv)
-                        .map(|(&j, &v)| (vec![i, j as usize], v))
-                        .collect();
-                    got.sort_by(|a, b| a.0.cmp(&b.0));
-                    assert_eq!(got, row, "unordered row {i}");
-                }
-            }
+            let (Some(row), Some(loose_row)) = (csr.row(i), loose.fiber(i)) else {
+                assert!(i == shape[0] && csr.row(i).is_none() && loose.fiber(i).is_none());
+                continue;
+            };
+            // Sorted by column in the CSR row itself, not only after sorting.
+            assert!(row.0.windows(2).all(|w| w[0] < w[1]), "row {i} sorted");
+            assert_eq!(
+                slice_entries(row, 0, i),
+                slice(0, i),
+                "row {i} of {shape:?}"
+            );
+            assert_eq!(
+                slice_entries(loose_row, 0, i),
+                slice(0, i),
+                "unordered row {i}"
+            );
         }
         for j in 0..=shape[1] {
-            let col: Vec<(Vec<usize>, f64)> =
-                want.iter().filter(|e| e.0[1] == j).cloned().collect();
-            match csc.col(j) {
-                None => assert_eq!(j, shape[1]),
-                Some((rows, vals)) => {
-                    let got: Vec<_> = rows
-                        .iter()
-                        .zip(vals)
-                        .map(|(&i, &v)| (vec![i as usize, j], v))
-                        .collect();
-                    assert_eq!(got, col, "column {j} of {shape:?}");
-                }
-            }
+            let Some(col) = csc.col(j) else {
+                assert_eq!(j, shape[1]);
+                continue;
+            };
+            assert!(col.0.windows(2).all(|w| w[0] < w[1]), "column {j} sorted");
+            assert_eq!(
+                slice_entries(col, 1, j),
+                slice(1, j),
+                "column {j} of {shape:?}"
+            );
         }
     }
 }
