@@ -41,6 +41,15 @@ fn field_end(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The first position from `i` on of `bytes` that is not a blank (or the end).
+#[inline]
+fn skip_blanks(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && is_blank(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// Bytes that end a field: blanks and the newline.
 #[inline]
 fn is_separator(b: u8) -> bool {
@@ -99,9 +108,7 @@ impl<'a> Lines<'a> {
         let rest = self.bytes.get(self.pos..)?;
         let mut i = 0;
         for index in indices {
-            while i < rest.len() && is_blank(rest[i]) {
-                i += 1;
-            }
+            i = skip_blanks(rest, i);
             let start = i;
             let mut n: u64 = 0;
             while let Some(d) = rest
@@ -120,9 +127,7 @@ impl<'a> Lines<'a> {
         }
         let mut value = &rest[..0];
         if valued {
-            while i < rest.len() && is_blank(rest[i]) {
-                i += 1;
-            }
+            i = skip_blanks(rest, i);
             let start = i;
             i = field_end(rest, i);
             if i == start {
@@ -130,9 +135,7 @@ impl<'a> Lines<'a> {
             }
             value = &rest[start..i];
         }
-        while i < rest.len() && is_blank(rest[i]) {
-            i += 1;
-        }
+        i = skip_blanks(rest, i);
         match rest.get(i) {
             None => {}
             Some(b'\n') => i += 1,
@@ -155,14 +158,12 @@ impl<'a> Lines<'a> {
         }
         self.line += 1;
         loop {
-            while i < bytes.len() && is_blank(bytes[i]) {
-                i += 1;
-            }
+            i = skip_blanks(bytes, i);
             if i >= bytes.len() || bytes[i] == b'\n' {
                 break;
             }
             let start = i;
-            while i < bytes.len() && !is_blank(bytes[i]) && bytes[i] != b'\n' {
+            while i < bytes.len() && !is_separator(bytes[i]) {
                 i += 1;
             }
             fields.push(&bytes[start..i]);
