@@ -319,10 +319,7 @@ fn entry_lines<V: Value>(
             Some(value) => {
                 for (k, c) in coord.iter_mut().enumerate() {
                     let n = *c;
-                    *c = check_index(n, "", bounds[k]).map_err(|_| {
-                        let what = format!("index {}", k + 1);
-                        lines.error(check_index(n, &what, bounds[k]).err().unwrap_or_default())
-                    })?;
+                    *c = index(lines, k, |what| check_index(n, what, bounds[k]))?;
                 }
                 value
             }
@@ -342,8 +339,7 @@ fn entry_lines<V: Value>(
                     )));
                 }
                 for (k, c) in coord.iter_mut().enumerate() {
-                    *c = parse_index(fields[k], "", bounds[k])
-                        .map_err(|_| index_error(lines, fields[k], k, bounds[k]))?;
+                    *c = index(lines, k, |what| parse_index(fields[k], what, bounds[k]))?;
                 }
                 fields[modes]
             }
@@ -358,12 +354,18 @@ fn entry_lines<V: Value>(
     }
 }
 
-/// The error for index `k` (field `field`) of the current line: "index 2" for the
-/// second, 1-based like the file. Worded only when needed.
-#[cold]
-fn index_error(lines: &Lines<'_>, field: &[u8], k: usize, bound: usize) -> Error {
-    let what = format!("index {}", k + 1);
-    lines.error(parse_index(field, &what, bound).err().unwrap_or_default())
+/// Index `k` of the current line by `parse(what)`, or its error naming it "index 2" for
+/// the second (1-based like the file): the name is formatted only for the message.
+#[inline]
+fn index(
+    lines: &Lines<'_>,
+    k: usize,
+    parse: impl Fn(&str) -> Result<usize, String>,
+) -> Result<usize, Error> {
+    parse("").map_err(|_| {
+        let what = format!("index {}", k + 1);
+        lines.error(parse(&what).err().unwrap_or_default())
+    })
 }
 
 /// The result of a file without entries.
