@@ -221,3 +221,26 @@ fn read_convert_compute_as_in_readme() -> Result<(), Error> {
     assert_eq!(y.as_slice(), &[1.0, 0.0, 1.0]);
     Ok(())
 }
+
+/// README's "Every tensor type has ..." example: iter, row, pruned, same_values, Display.
+#[test]
+fn everyday_tensor_api() -> Result<(), Error> {
+    let a = Csr::<f64>::from_entries(&[2, 3], [([0, 2], 1.5), ([1, 0], 0.0), ([1, 2], -2.0)])?;
+    let mut sum = 0.0;
+    let mut seen = Vec::new();
+    for (c, v) in a.iter() {
+        sum += v * (c[0] + c[1]) as f64;
+        seen.push(c.to_vec());
+    }
+    assert_eq!(seen, vec![vec![0, 2], vec![1, 0], vec![1, 2]]);
+    assert_eq!(sum, 1.5 * 2.0 - 2.0 * 3.0);
+    let (cols, vals) = a.row(1).unwrap();
+    assert_eq!((cols, vals), (&[0u32, 2][..], &[0.0, -2.0][..]));
+    let b = a.pruned()?;
+    assert!(b.same_values(&a) && b != a);
+    assert_eq!(
+        b.to_string(),
+        "tensor of shape 2 x 3, 2 stored entries\n  (0, 2): 1.5\n  (1, 2): -2.0\n"
+    );
+    Ok(())
+}
