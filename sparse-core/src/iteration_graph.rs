@@ -73,7 +73,7 @@ impl Graph {
 /// storage order, so every one of its levels is hard: the positions of a level that appends
 /// segments must be visited in increasing order, and those of a dense level above it are
 /// computed from its coordinates.
-fn path_edges(kernel: &Kernel, access: AccessId) -> (Vec<Edge>, Vec<Edge>) {
+pub fn path_edges(kernel: &Kernel, access: AccessId) -> (Vec<Edge>, Vec<Edge>) {
     let format = kernel.format_of(access);
     let a = &kernel.accesses[access];
     let appended = kernel.output_access() == Some(access) && !format.inserts_everywhere();

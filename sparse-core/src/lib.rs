@@ -11,6 +11,7 @@ pub mod check;
 pub mod conversion;
 pub mod diagnostic;
 pub mod emit;
+pub mod explain;
 pub mod format;
 pub mod ir;
 pub mod iteration_graph;

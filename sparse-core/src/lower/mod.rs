@@ -21,6 +21,8 @@ mod iterate;
 mod merge;
 mod workspace;
 
+pub use compact::{MAX_CASE_COPIES, MAX_LATTICE_ITERATORS};
+
 use crate::format::{Format, Iteration, LevelFn};
 use crate::ir::{self, and, bin, call, index, or, select, var, Assign, Expr as IrExpr, Local, Op};
 use crate::ir::{Stmt, ValueConst};
