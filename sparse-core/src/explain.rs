@@ -235,11 +235,7 @@ pub fn graph(compiled: &Compiled) -> String {
             }
             let name = level_name(k, a, 0);
             let name = name.strip_suffix(".0").unwrap_or(&name).to_string();
-            rows.push((
-                name,
-                k.tensors[k.accesses[a].tensor].format.written.clone(),
-                path,
-            ));
+            rows.push((name, format_column(compiled, k, a), path));
         }
         let wide = |f: fn(&(String, String, String)) -> usize| rows.iter().map(f).max();
         let (w0, w1) = (wide(|r| r.0.len()), wide(|r| r.1.len()));
@@ -253,6 +249,25 @@ pub fn graph(compiled: &Compiled) -> String {
         }
     }
     out
+}
+
+/// How the graph names the format of access `a` of a nest's kernel: as written, unless the
+/// kernel converts the tensor on entry or computes it in a workspace (whose levels the nest
+/// writes in place).
+fn format_column(compiled: &Compiled, k: &Kernel, a: AccessId) -> String {
+    let t = k.accesses[a].tensor;
+    let format = &k.tensors[t].format;
+    if let Some(c) = k.conversions.iter().find(|c| c.tensor == t) {
+        format!(
+            "{}, converted from {}",
+            crate::conversion::spelled(format),
+            c.from.written
+        )
+    } else if compiled.workspace.is_some() && k.output_access() == Some(a) {
+        format!("workspace of {}", format.written)
+    } else {
+        format.written.clone()
+    }
 }
 
 /// The output's access (if a tensor), then every access of the right side, left to right.
@@ -403,6 +418,24 @@ fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: 
         if !located.is_empty() {
             how.push(format!("locates {}", located.join(", ")));
         }
+        for &(access, level) in drivers {
+            let lf = &k.format_of(access).levels[level];
+            let name = level_name(k, access, level);
+            if !lf.is_unique() {
+                how.push(format!(
+                    "{name} is not unique: visited by runs of equal coordinates, or fused"
+                ));
+            }
+            if !lf.is_ordered() && drivers.len() > 1 {
+                how.push(format!(
+                    "{name} is unordered: merged through a sorted copy of its segment"
+                ));
+            } else if !lf.is_ordered() && appends_along(k, info.v) {
+                how.push(format!(
+                    "{name} is unordered: visited through a sorted copy of its segment, as the output is appended in order"
+                ));
+            }
+        }
         if !how.is_empty() {
             let _ = writeln!(out, "      {}", how.join("; "));
         }
@@ -410,6 +443,12 @@ fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: 
     if strategy.exhausts {
         let _ = writeln!(out, "    the loops visit every coordinate of the dimension");
     }
+}
+
+/// Whether the loop over `v` appends a sparse output (in storage order).
+fn appends_along(k: &Kernel, v: VarId) -> bool {
+    k.output_access()
+        .is_some_and(|a| !k.format_of(a).inserts_everywhere() && k.accesses[a].vars.contains(&v))
 }
 
 /// For every index variable of `kernel`: the expression its loop belongs to (the innermost sum
@@ -663,6 +702,36 @@ loop nest 1 of 1: y(i) = sum_j(a(i, j) * x(j))
     }
 
     #[test]
+    fn lattices_name_iterator_conversions() {
+        let c = compiled(syn::parse_quote! {
+            fn f(y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>, z: &HashVec<f64>) {
+                y(i) = a(i, j) * x(j) + z(i)
+            }
+        });
+        let text = lattices(&c);
+        assert!(
+            text.contains("point 1: a.0 (CompressedNonUnique), z.0 (Hashed)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("a.0 is not unique: visited by runs of equal coordinates, or fused"),
+            "{text}"
+        );
+        assert!(
+            text.contains("z.0 is unordered: merged through a sorted copy of its segment"),
+            "{text}"
+        );
+        let c = compiled(syn::parse_quote! {
+            fn f(y: &mut SparseVec<f64>, x: &HashVec<f64>, z: &HashVec<f64>) { y(i) = x(i) * z(i) }
+        });
+        let text = lattices(&c);
+        assert!(
+            text.contains("iterates x.0 by position; locates z.0; x.0 is unordered: visited through a sorted copy of its segment, as the output is appended in order"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn wide_unions_say_they_merge_compactly() {
         let c = compiled(syn::parse_quote! {
             fn add(y: &mut SparseVec<f64>, a: &SparseVec<f64>, b: &SparseVec<f64>, c: &SparseVec<f64>, d: &SparseVec<f64>) {
@@ -689,13 +758,21 @@ loop nest 1 of 1: y(i) = sum_j(a(i, j) * x(j))
             "{text}"
         );
         assert!(text.contains("loop order: i, j, k"), "{text}");
+        assert!(
+            text.contains("c  workspace of Csr<f64>  i (Dense) ~> k (Dense)"),
+            "{text}"
+        );
         let c = compiled(syn::parse_quote! {
             fn add(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }
         });
+        let text = graph(&c);
         assert!(
-            graph(&c).contains("converts `c` on entry from Csr<f64> into Csc<_>"),
-            "{}",
-            graph(&c)
+            text.contains("converts `c` on entry from Csr<f64> into Csc<_>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("c  Csc<_>, converted from Csr<f64>  i (Dense) -> j (Compressed)"),
+            "{text}"
         );
     }
 
