@@ -63,13 +63,16 @@ fn main() -> ExitCode {
         Command::Version => Ok(format!("sparse-kernel {}\n", env!("CARGO_PKG_VERSION"))),
         Command::Run(options) => run(&options),
     });
+    // Written, not `print!`ed: a closed pipe (`sparse-kernel ... | head`) is no reason to
+    // panic.
+    use std::io::Write;
     match result {
         Ok(text) => {
-            print!("{text}");
+            let _ = std::io::stdout().write_all(text.as_bytes());
             ExitCode::SUCCESS
         }
         Err(failure) => {
-            eprint!("{}", failure.text);
+            let _ = std::io::stderr().write_all(failure.text.as_bytes());
             ExitCode::from(failure.status)
         }
     }
