@@ -593,3 +593,41 @@ fn checked_in_expansion_is_current() {
          and review the diff."
     );
 }
+
+#[test]
+fn kernels_read_from_a_file_or_standard_input() {
+    use std::io::Write;
+    let source = format!(
+        "sparse_kernel! {{\n    {SPMV_SOURCE}\n    fn dot(out: &mut f64, a: &SparseVec<f64>, b: &SparseVec<f64>) {{ out = a(i) * b(i) }}\n}}\n"
+    );
+    let inner = source
+        .trim_start_matches("sparse_kernel! {")
+        .trim_end()
+        .trim_end_matches('}');
+    let expected = expansion(inner);
+    assert!(expected.contains("fn spmv(") && expected.contains("fn dot("));
+    let path = std::env::temp_dir().join(format!("sparse-kernel-cli-{}.rs", std::process::id()));
+    std::fs::write(&path, &source).unwrap();
+    let from_file = ok(&["--file", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(from_file, expected);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sparse-kernel"))
+        .args(["--file", "-", "--graph"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let graph = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        graph.contains("kernel `spmv`") && graph.contains("kernel `dot`"),
+        "{graph}"
+    );
+}
