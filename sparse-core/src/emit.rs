@@ -194,7 +194,7 @@ fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
             ::core::result::Result::Ok(())
         })();
         if #result.is_err() {
-            *#out = #old;
+            ::sparse_runtime::__private::restore(#out, #old);
         }
         #result
     }
@@ -299,14 +299,28 @@ fn type_assertion(canonical: &TokenStream, written: &syn::Type) -> TokenStream {
 /// `let a = a.view();` for every remapped tensor: from here on the kernel reads the stored view
 /// (`Dia`'s `(Dense, Range, Offset)` tensor), whose shape lists the levels' sizes in storage
 /// order ([`Format::shape_index`](crate::format::Format::shape_index)).
+///
+/// A slice parameter is rebound to a one-level dense tensor over it (`DenseSlice`, or for the
+/// output `&mut DenseSliceMut`), which answers the calls the kernel makes on a `Dense1`.
 fn remapped_views(kernel: &Kernel) -> TokenStream {
+    let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
     kernel
         .tensors
         .iter()
-        .filter(|t| t.format.remap.is_some())
-        .map(|t| {
-            let name = &t.name;
-            quote! { let #name = #name.view(); }
+        .enumerate()
+        .filter(|&(t, _)| Some(t) != kernel.old_output)
+        .map(|(t, tensor)| {
+            let name = &tensor.name;
+            match (tensor.format.remap, tensor.format.slice) {
+                (Some(_), _) => quote! { let #name = #name.view(); },
+                (None, true) if Some(t) == output => quote! {
+                    let #name = &mut ::sparse_runtime::__private::DenseSliceMut::new(#name);
+                },
+                (None, true) => quote! {
+                    let #name = ::sparse_runtime::__private::DenseSlice::new(#name);
+                },
+                (None, false) => TokenStream::new(),
+            }
         })
         .collect()
 }

@@ -161,6 +161,9 @@ pub struct Format {
     /// rustc checks the argument against them. The generated code never reads them: the
     /// levels carry what they imply.
     pub const_args: Vec<syn::GenericArgument>,
+    /// A plain Rust slice `[V]`: a `Dense1` whose values the caller owns, bound on entry as
+    /// a one-level dense tensor over the slice (`sparse_runtime`'s `DenseSlice`).
+    pub slice: bool,
 }
 
 /// A format held by a runtime struct around the view kernels read (its levels share data the
@@ -273,6 +276,9 @@ impl Format {
     /// The runtime type this format names, by absolute path: what the generated code assumes,
     /// and what the expanded signature makes rustc check every argument against.
     pub fn canonical_type(&self, value_type: &syn::Type) -> TokenStream {
+        if self.slice {
+            return quote!([#value_type]);
+        }
         if let Some(remap) = self.remap {
             return remap_type(remap, &self.levels, &self.const_args, value_type);
         }
@@ -287,6 +293,19 @@ impl Format {
             quote!(::sparse_runtime::Identity)
         };
         quote!(::sparse_runtime::Tensor<#value_type, (#(#levels,)*), #order>)
+    }
+}
+
+/// The format of a slice parameter `&[V]` or `&mut [V]`: one dense level.
+pub fn slice_format(written: String) -> Format {
+    Format {
+        levels: LevelFormat::from_type_name("Dense").into_iter().collect(),
+        mode_order: vec![0],
+        modes_spelled: false,
+        written,
+        remap: None,
+        const_args: Vec::new(),
+        slice: true,
     }
 }
 
@@ -418,6 +437,7 @@ impl Alias {
             written,
             remap: self.remap,
             const_args,
+            slice: false,
         }
     }
 

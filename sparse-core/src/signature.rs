@@ -152,6 +152,10 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     if is_primitive(ty) {
         return Some((ParamKind::Scalar, ty.clone()));
     }
+    if let Type::Slice(slice) = ty {
+        let format = crate::format::slice_format(written_type(ty));
+        return Some((ParamKind::Tensor(format), (*slice.elem).clone()));
+    }
     let Type::Path(path) = ty else {
         unknown_type(ty, diags);
         return None;
@@ -298,7 +302,7 @@ fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
             written_type(ty)
         ),
         format!(
-            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, or a primitive scalar type",
+            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, a slice `[V]` for a dense vector, or a primitive scalar type",
             known.join(", "),
             level_type_names().join(", ")
         ),
@@ -348,6 +352,7 @@ fn read_tensor_spelling(
         written,
         remap: None,
         const_args: Vec::new(),
+        slice: false,
     };
     Some((ParamKind::Tensor(format), value.clone()))
 }

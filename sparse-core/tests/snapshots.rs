@@ -239,3 +239,10 @@ fn sequence_with_a_temporary() {
         }"
     ));
 }
+
+#[test]
+fn spmv_over_slices() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut [f64], a: &Csr<f64>, x: &[f64]) { y(i) = a(i, j) * x(j) }"
+    ));
+}

@@ -92,6 +92,7 @@ mod level;
 mod levels;
 mod mode_order;
 mod reorder;
+mod slice;
 mod structured;
 mod tensor;
 mod validate;
@@ -142,7 +143,7 @@ pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::reorder::Reordered;
-    pub use crate::tensor::take_for_update;
+    pub use crate::slice::{restore, take_for_update, DenseSlice, DenseSliceMut};
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;

@@ -257,18 +257,6 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     }
 }
 
-/// Moves a tensor's contents out, leaving the all-zero tensor of its shape: a kernel that
-/// adds (`+=`) into an appended sparse output reads the old contents while it assembles the
-/// new ones, and moves them back if it fails. `Err` only if the empty tensor cannot be
-/// allocated, and then `t` is unchanged.
-#[doc(hidden)]
-pub fn take_for_update<V: Value, L: Levels, O: ModeOrder>(
-    t: &mut Tensor<V, L, O>,
-) -> Result<Tensor<V, L, O>, Error> {
-    let empty = Tensor::new(&t.shape)?;
-    Ok(std::mem::replace(t, empty))
-}
-
 /// A tensor being re-assembled in place by a generated kernel; see
 /// [`Tensor::assemble`]. Dropping it without [`Assembly::finish`] resets the
 /// tensor to the all-zero tensor of its shape.
