@@ -908,6 +908,23 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
 /// sit under any parent; a branchless level appends in lockstep with its parent, one
 /// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
+    if let crate::format::Borrow::View(view) = format.borrow {
+        if !view.mutable {
+            diags.error_spanned(
+                &param.ty,
+                format!(
+                    "a `{}` borrows its values shared: it cannot be written",
+                    view.name
+                ),
+                format!(
+                    "write into a `{}Mut<'_, {}>`",
+                    view.name,
+                    param.value_type.to_token_stream()
+                ),
+            );
+            return;
+        }
+    }
     if let Some(remap) = format.remap.filter(|r| !r.hidden.is_empty()) {
         diags.error_spanned(
             &param.ty,

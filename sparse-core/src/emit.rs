@@ -7,6 +7,7 @@
 //! error rather than a wrong layout. Every local is an identifier from [`Names`] with a
 //! mixed-site span, out of reach of user identifiers.
 
+use crate::format::Borrow;
 use crate::ir::{visit_locals, Assign, Expr, Local, Op, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
@@ -311,15 +312,15 @@ fn remapped_views(kernel: &Kernel) -> TokenStream {
         .filter(|&(t, _)| Some(t) != kernel.old_output)
         .map(|(t, tensor)| {
             let name = &tensor.name;
-            match (tensor.format.remap, tensor.format.slice) {
+            match (tensor.format.remap, tensor.format.borrow) {
                 (Some(_), _) => quote! { let #name = #name.view(); },
-                (None, true) if Some(t) == output => quote! {
+                (None, Borrow::Slice) if Some(t) == output => quote! {
                     let #name = &mut ::sparse_runtime::__private::DenseSliceMut::new(#name);
                 },
-                (None, true) => quote! {
+                (None, Borrow::Slice) => quote! {
                     let #name = ::sparse_runtime::__private::DenseSlice::new(#name);
                 },
-                (None, false) => TokenStream::new(),
+                (None, Borrow::Owned | Borrow::View(_)) => TokenStream::new(),
             }
         })
         .collect()

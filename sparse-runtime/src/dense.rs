@@ -15,7 +15,7 @@ fn dense_len(dims: &[usize]) -> Result<usize, Error> {
 }
 
 /// Checks that `v` holds exactly the components of shape `dims`.
-fn check_len<V>(dims: &[usize], v: &[V]) -> Result<(), Error> {
+pub(crate) fn check_len<V>(dims: &[usize], v: &[V]) -> Result<(), Error> {
     let expected = dense_len(dims)?;
     if v.len() != expected {
         return Err(Error::LengthMismatch {

@@ -97,6 +97,7 @@ mod structured;
 mod tensor;
 mod validate;
 mod value;
+mod view;
 mod walk;
 mod workspace;
 
@@ -125,15 +126,17 @@ pub use structured::{CooAos, Dia};
 pub use tensor::Assembly;
 pub use tensor::Tensor;
 pub use value::Value;
+pub use view::{Dense2View, Dense2ViewMut, Dense3View, Dense3ViewMut};
 
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
     pub use crate::convert::{Source, Target};
     pub use crate::{
         sparse_kernel, Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csb, Csc, Csf3,
-        Csf4, Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense3, Dia, Ell, Error, HashMat, HashVec,
-        Hashed, Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton,
-        SingletonNonUnique, SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
+        Csf4, Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense2View, Dense2ViewMut, Dense3,
+        Dense3View, Dense3ViewMut, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity, Index,
+        Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
+        SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
     };
 }
 
