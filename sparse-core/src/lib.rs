@@ -366,10 +366,15 @@ pub fn compile_sequence(
     let sequence = sequence::read(item)?;
     let mut compiled = Vec::new();
     let mut errors = Diagnostics::default();
+    // Every step checks the kernel's signature: its errors are reported once.
+    let mut seen = std::collections::HashSet::new();
     for step in &sequence.steps {
         match compile(&step.item) {
             Ok(c) => compiled.push(c),
-            Err(e) => errors.push(e),
+            Err(e) => e
+                .into_iter()
+                .filter(|e| seen.insert((e.to_string(), format!("{:?}", e.span()))))
+                .for_each(|e| errors.push(e)),
         }
     }
     match errors.into_error() {
