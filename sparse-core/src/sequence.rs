@@ -421,27 +421,29 @@ fn param_use(p: &Param, written: bool) -> (syn::FnArg, TokenStream) {
 }
 
 /// The generated function of a sequence kernel: the steps' entry checks, then the steps, each
-/// a function of its own inside the kernel's body. The functions' names have mixed-site spans:
-/// the calls cannot resolve to a user's parameter of the same name.
+/// a function of its own inside the kernel's body. Items are not hygienic (a function named in
+/// the kernel's body would shadow a user's parameter of that name), so each function is an
+/// item of a block of its own, bound to a local with a mixed-site name, which no user
+/// identifier can name or be shadowed by.
 pub fn emit(item: &syn::ItemFn, sequence: &Sequence, compiled: &[crate::Compiled]) -> TokenStream {
     let mut items = TokenStream::new();
     let mut checks = TokenStream::new();
     let mut calls = TokenStream::new();
+    let inner = Ident::new("statement", Span::mixed_site());
     for (k, (step, c)) in sequence.steps.iter().zip(compiled).enumerate() {
-        let (plain, _) = crate::schedule::split(&step.item);
-        let named = |name: &str, role| {
-            let mut f = plain.clone();
-            f.sig.ident = Ident::new(name, Span::mixed_site());
-            let tokens = crate::emit::kernel_fn_as(&f, &c.kernel, &c.body, &c.names, role);
-            (f.sig.ident, tokens)
+        let (mut plain, _) = crate::schedule::split(&step.item);
+        plain.sig.ident = inner.clone();
+        let mut bind = |local: &str, role| {
+            let local = Ident::new(local, Span::mixed_site());
+            let f = crate::emit::kernel_fn_as(&plain, &c.kernel, &c.body, &c.names, role);
+            items.extend(quote!(let #local = { #f #inner };));
+            local
         };
         let args = &step.args;
-        let (run, run_fn) = named(&format!("statement_{k}"), crate::emit::Role::Plain);
-        items.extend(run_fn);
+        let run = bind(&format!("statement_{k}"), crate::emit::Role::Plain);
         calls.extend(quote!(#run(#(#args),*)?;));
         if crate::emit::has_entry_checks(&c.kernel) {
-            let (check, check_fn) = named(&format!("check_{k}"), crate::emit::Role::ChecksOnly);
-            items.extend(check_fn);
+            let check = bind(&format!("check_{k}"), crate::emit::Role::ChecksOnly);
             checks.extend(quote!(#check(#(#args),*)?;));
         }
     }

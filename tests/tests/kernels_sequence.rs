@@ -43,6 +43,15 @@ sparse_kernel! {
         y(i) = c(i, k) * x(k);
     }
 
+    /// User names that look like the compiler's own (its statement and check functions, its
+    /// locals) and raw identifiers: hygiene keeps them apart.
+    pub fn hygiene(statement_1: &mut Dense1<f64>, check_0: &mut f64, r#loop: &Dense1<f64>, t0: f64) {
+        let statement_0 = r#loop(i) * r#loop(i);
+        statement_1(i) = t0 * r#loop(i) + statement_0;
+        let check_1 = statement_1(i) * r#loop(i);
+        check_0 = check_1 + statement_0;
+    }
+
     /// `-=` alone: into a dense output in place, into a sparse output on the union.
     pub fn subtract_dense(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
         y(i) -= a(i, j) * x(j)
@@ -310,4 +319,15 @@ fn subtract_assign_subtracts() {
             }
         });
     }
+}
+
+#[test]
+fn names_like_the_compilers_own_are_the_users() {
+    let x = Dense1::from_vec(vec![1.0, 2.0, 3.0]);
+    let mut y = Dense1::<f64>::zeros(3);
+    let mut out = 0.0;
+    hygiene(&mut y, &mut out, &x, 2.0).unwrap();
+    // statement_0 = 14; y = 2 x + 14 = (16, 18, 20); check_1 = 16 + 36 + 60 = 112.
+    assert_eq!(y.vals(), &[16.0, 18.0, 20.0]);
+    assert_eq!(out, 126.0);
 }
