@@ -40,31 +40,37 @@ timed() {
     fi
     awk -v s="$start" -v e="$(now)" -v l="$label" 'BEGIN { printf "%-58s %7.1f s\n", l, e - s }'
 }
-# The units of the last `cargo build --timings`: total time and time to metadata of the
-# slowest ones.
+# The units of the last `cargo build --timings` that were built: total time, and the front end
+# (expansion, type and borrow check) and code generation where cargo reports them.
 units() {
-    python3 - "$target/cargo-timings/cargo-timing.html" <<'EOF' || echo "      (the timings report was not understood)"
+    python3 - "${1:-$target/cargo-timings/cargo-timing.html}" <<'EOF' || echo "      (the timings report was not understood)"
 import json, re, sys
 html = open(sys.argv[1]).read()
 units = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);", html, re.S).group(1))
-units.sort(key=lambda u: -u["duration"])
+units = sorted((u for u in units if u["duration"] > 0.05), key=lambda u: -u["duration"])
 for u in units[:6]:
-    rmeta = u.get("rmeta_time")
-    rmeta = f", metadata at {rmeta:5.1f} s" if rmeta else ""
-    print(f"      {u['name']:<18} {u['target'].strip() or 'lib':<14} {u['duration']:6.1f} s{rmeta}")
+    parts = ", ".join(f"{name} {t['end'] - t['start']:.1f} s" for name, t in u.get("sections") or [])
+    target = u["target"].strip() or "lib"
+    print(f"      {u['name']:<16} {target:<20} {u['duration']:6.1f} s  {parts}")
 EOF
 }
-compile_cost() { (cd "$root" && cargo run -q --offline "$@" -p sparse-benches --features compile-cost --bin compile_cost --); }
+# compile_cost PROFILE ARGS...: runs the program built with cargo's profile PROFILE.
+compile_cost() {
+    local profile="$1"
+    shift
+    (cd "$root" && cargo run -q --offline --profile "$profile" -p sparse-benches \
+        --features compile-cost --bin compile_cost -- "$@")
+}
 # write_crate N [edit]
-write_crate() { compile_cost --release crate "$crate" "$@"; }
+write_crate() { compile_cost release crate "$crate" "$@"; }
 
 echo "== machine: $(nproc) cores, $(uptime)"
 echo "== sparse-core $(cd "$root" && git rev-parse --short HEAD), $(rustc --version)"
 echo
 echo "== 1. expansion (sparse_core::expand) and generated lines (prettyplease), per kernel"
-compile_cost --release expand
+compile_cost release expand
 echo
-compile_cost expand
+compile_cost dev expand
 echo
 
 for profile in debug release; do

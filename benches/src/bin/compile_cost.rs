@@ -14,6 +14,7 @@ use std::time::Instant;
 
 /// The kernels, by family: each a `fn NAME(...) { ... }` item as written inside
 /// `sparse_kernel!`, `NAME` replaced by a unique name.
+#[rustfmt::skip]
 const KERNELS: &[(&str, &str)] = &[
     // SpMV over every matrix format, and with other index and value types.
     ("spmv", "fn NAME(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"),
@@ -162,6 +163,7 @@ fn expand(repeat: usize) {
     let mut families: Vec<&str> = KERNELS.iter().map(|k| k.0).collect();
     families.dedup();
     let (mut all_ms, mut all_lines) = (0.0, 0);
+    let mut each = Vec::new();
     for family in families {
         let (mut ms, mut lines) = (Vec::new(), Vec::new());
         for n in (0..KERNELS.len()).filter(|&n| KERNELS[n].0 == family) {
@@ -185,6 +187,7 @@ fn expand(repeat: usize) {
             let file: syn::File = syn::parse2(out).expect("expansion parses");
             ms.push(median(times));
             lines.push(prettyplease::unparse(&file).lines().count());
+            each.push((n, ms[ms.len() - 1], lines[lines.len() - 1]));
         }
         let count = ms.len();
         let total_ms: f64 = ms.iter().sum();
@@ -209,6 +212,12 @@ fn expand(repeat: usize) {
     println!(
         "{n} kernels: {all_ms:.0} ms of expansion, {all_lines} generated lines (prettyplease)"
     );
+    each.sort_by_key(|e| std::cmp::Reverse(e.2));
+    println!();
+    println!("largest expansions (lines, ms):");
+    for &(n, ms, lines) in &each[..5] {
+        println!("  {lines:4} {ms:6.2}  {}", kernel(n, false));
+    }
 }
 
 /// Writes the crate: `Cargo.toml` with sparse-runtime by path, `src/lib.rs` with one
