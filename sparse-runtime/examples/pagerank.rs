@@ -3,9 +3,10 @@
 //! Each iteration is `r' = d P r + (1 - d + d m) / n`: `P` is the column-stochastic transition
 //! matrix (`P(i, j) = (edges j -> i) / outdegree(j)`, stored as CSR, so row `i` lists the
 //! pages linking to `i`), `d` the damping factor and `m` the rank held by dangling pages
-//! (pages without out-links), which is spread over every page. The matrix product, the
-//! dangling mass, the rank total and the squared change are `sparse_kernel!` kernels; the L1
-//! change that decides convergence is a plain loop (the notation has no `abs`).
+//! (pages without out-links), which is spread over every page. One kernel of three statements
+//! computes a step (the dangling mass, the teleport share, the product); the rank total and
+//! the squared change are kernels too; the L1 change that decides convergence is a plain loop
+//! (the notation has no `abs`).
 //!
 //! Run with `cargo run --release -p sparse-runtime --example pagerank [SCALE]`: a graph of
 //! `2^SCALE` pages (20 by default, about a million) and 8 links per page. The ranks are
@@ -15,15 +16,20 @@ use sparse_runtime::prelude::*;
 use std::time::{Duration, Instant};
 
 sparse_kernel! {
-    /// One power-iteration step: `next = damping * P rank + teleport`, where the scalar
-    /// `teleport` is added at every page.
-    fn step(next: &mut Dense1<f64>, damping: f64, p: &Csr<f64>, rank: &Dense1<f64>, teleport: f64) {
-        next(i) = damping * p(i, j) * rank(j) + teleport
-    }
-
-    /// The rank held by dangling pages: `dangling` stores 1 at each of them.
-    fn dangling_mass(mass: &mut f64, dangling: &SparseVec<f64>, rank: &Dense1<f64>) {
-        mass = dangling(j) * rank(j)
+    /// One power-iteration step, `next = damping * P rank + teleport`, in one kernel of three
+    /// statements: the rank held by dangling pages (`dangling` stores 1 at each of them), the
+    /// share every page receives by teleport (`inv_n` is `1 / n`), then the product.
+    fn step(
+        next: &mut Dense1<f64>,
+        damping: f64,
+        inv_n: f64,
+        p: &Csr<f64>,
+        rank: &Dense1<f64>,
+        dangling: &SparseVec<f64>,
+    ) {
+        let mass = dangling(j) * rank(j);
+        let teleport = (1.0 - damping + damping * mass) * inv_n;
+        next(i) = damping * p(i, j) * rank(j) + teleport;
     }
 
     /// The sum of the ranks.
@@ -159,10 +165,7 @@ pub fn pagerank(graph: &Graph) -> Result<Summary, Error> {
     let (mut iterations, mut l1_change, mut squared) = (0, f64::INFINITY, f64::INFINITY);
     let start = Instant::now();
     while iterations < MAX_ITERATIONS && l1_change >= TOLERANCE {
-        let mut mass = 0.0;
-        dangling_mass(&mut mass, &dangling, &rank)?;
-        let teleport = (1.0 - DAMPING + DAMPING * mass) / n as f64;
-        step(&mut next, DAMPING, &p, &rank, teleport)?;
+        step(&mut next, DAMPING, 1.0 / n as f64, &p, &rank, &dangling)?;
         l1_change = l1_distance(next.as_slice(), rank.as_slice());
         squared_change(&mut squared, &next, &rank)?;
         std::mem::swap(&mut rank, &mut next);
