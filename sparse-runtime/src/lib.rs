@@ -84,6 +84,7 @@ mod csb;
 mod dense;
 mod error;
 mod everyday;
+pub mod guide;
 mod index;
 pub mod interop;
 pub mod io;
