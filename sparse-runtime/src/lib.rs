@@ -276,8 +276,8 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 /// summed. A value computed there is stored even if it is zero (an *explicit zero*;
 /// [`Tensor::pruned`] drops them); nothing is stored where nothing
 /// was computed. `+=` into a sparse output keeps its old entries and adds the new ones to
-/// them, on the union of both patterns. If a kernel fails or panics midway, a sparse output
-/// is left the empty tensor of its shape. More in
+/// them, on the union of both patterns. A sparse output is never left half-built: a kernel
+/// that panics midway leaves it the empty tensor of its shape. More in
 /// [`guide::sparse_outputs`].
 ///
 /// ```

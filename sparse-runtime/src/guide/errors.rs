@@ -4,7 +4,7 @@
 //!
 //! The macro never panics. A mistake is a `compile_error!` at the offending tokens, with a
 //! help line that says what to write instead; every error of a kernel is reported at once,
-//! and the function is still declared (with a body that does nothing), so a caller sees one
+//! and the function is still declared (with a stub body), so a caller sees one
 //! error at the kernel rather than a cascade at every call site. The diagnostics, grouped:
 //!
 //! | mistake | example message |

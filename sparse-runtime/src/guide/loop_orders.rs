@@ -5,16 +5,17 @@
 //! Each index variable becomes a loop, and the loops nest in one order. An order is valid
 //! when:
 //!
-//! 1. every operand is walked in its storage order: a level without random access (every
-//!    level but `Dense`; `Hashed` can locate too) is iterated inside the loop of the level
-//!    above it, so `a(i, j)` of a [`Csr`](crate::Csr) needs `i` outside `j`, of a
+//! 1. every operand is walked in its storage order: a level that cannot locate a coordinate
+//!    (every level but `Dense` and `Hashed`) is iterated inside the loop of the level above
+//!    it, so `a(i, j)` of a [`Csr`](crate::Csr) needs `i` outside `j`, of a
 //!    [`Csc`](crate::Csc) `j` outside `i`;
 //! 2. a sum's loops run inside the loops of the variables around it;
 //! 3. a sparse output is appended in its storage order, every one of its levels included
 //!    (a dense or hash output, written in place, may be visited in any order).
 //!
 //! `Dense` levels of the inputs constrain nothing: they are located, `x(j)` is read at
-//! whatever `j` the loops reach. So `y(j) = a(i, j) * x(i)` (`Aᵀ x`) with `a` in CSR walks
+//! whatever `j` the loops reach (a `Hashed` level is located the same way, where another
+//! operand drives the loop). So `y(j) = a(i, j) * x(i)` (`Aᵀ x`) with `a` in CSR walks
 //! the rows of `a` and scatters into the dense `y`:
 //!
 //! ```

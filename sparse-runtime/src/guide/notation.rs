@@ -257,7 +257,7 @@
 //! The output may occur on the right side too, in any format. It then stands for the
 //! output *as it was before the call*: `x(i) = a(i, j) * x(j)` is a matrix-vector product
 //! into the vector it reads, never a half-updated one. (The kernel moves the old contents
-//! aside first, and back if the call fails.)
+//! aside first, and back if it returns an error.)
 //!
 //! ```
 //! use sparse_runtime::prelude::*;

@@ -74,8 +74,9 @@
 //! # `+=` into a sparse output
 //!
 //! `c += e` is `c = c_old + e`: the old entries are kept, the new ones join them, and where
-//! both exist the values are added. The kernel reads the old contents as one more operand
-//! (moved aside before the new levels are assembled, and back if the call fails).
+//! both exist the values are added. The kernel reads the old contents as one more operand:
+//! it moves them aside before it assembles the new levels, and back if it returns an error
+//! (a panic midway leaves the output empty, as below).
 //!
 //! ```
 //! use sparse_runtime::prelude::*;
@@ -109,9 +110,11 @@
 //!
 //! A kernel checks every shape before it writes anything, so a
 //! [`DimensionMismatch`](crate::Error::DimensionMismatch) leaves the output as it was. If
-//! the kernel stops midway (a panic in the value arithmetic, such as an integer division by
-//! zero, or an error while assembling), a sparse output is left the valid, empty tensor of
-//! its shape: never half-built, never breaking an invariant later kernels rely on.
+//! the kernel stops midway, by a panic in the value arithmetic (an integer division by
+//! zero, an overflow in a debug build) or an error while assembling (an index type too
+//! narrow for the result), a sparse output is left the valid, empty tensor of its shape
+//! (under `+=`, an error gives the old contents back): never half-built, never breaking an
+//! invariant later kernels rely on.
 //!
 //! ```
 //! use sparse_runtime::prelude::*;
