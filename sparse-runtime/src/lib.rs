@@ -381,6 +381,13 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 ///
 /// How to choose one, and an example of each in a kernel:
 /// [`guide::formats`].
+///
+/// # Around the kernels
+///
+/// Tensors are built from entries, arrays or files and converted between formats by
+/// ordinary functions: [`guide::tensors`] (construction, `iter`, `row`, `pruned`,
+/// `same_values`, `Display`), [`guide::conversion`], [`guide::files`],
+/// [`guide::interop`]; [`guide::errors`] lists every diagnostic and run-time error.
 pub use sparse_macros::sparse_kernel;
 pub use structured::{CooAos, Dia};
 #[doc(hidden)]

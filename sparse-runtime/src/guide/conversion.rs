@@ -56,7 +56,7 @@
 //! A kernel may convert an operand itself, when no loop order reads it in its storage
 //! order ([`loop_orders`](super::loop_orders#when-no-single-order-exists)): the same
 //! routines, run on every call. Converting once before the calls, as above, and passing
-//! the result is cheaper; [`convert(never)`](super::schedules#convert-never) makes the
+//! the result is cheaper; [`convert(never)`](super::schedules#convertnever) makes the
 //! kernel's own conversion a compile error.
 //!
 //! A list of coordinates converts the same way: [`from_entries`](crate::Tensor::from_entries)

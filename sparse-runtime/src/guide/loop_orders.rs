@@ -52,7 +52,7 @@
 //!   need (linear in its size; the fewest operands, one before two). The generated
 //!   function's documentation says which operand, into what. To pay for it once, convert
 //!   before the call ([`conversion`](super::conversion)) and pass the result; to forbid it,
-//!   [`convert(never)`](super::schedules#convert-never).
+//!   [`convert(never)`](super::schedules#convertnever).
 //!
 //! ```
 //! use sparse_runtime::prelude::*;
@@ -97,7 +97,7 @@
 //! | one operand read in two opposite orders | `c(i, j) = a(i, j) * a(j, i)`, `a` in CSR | pass the transpose as a second operand |
 //! | a sparse divisor | `y(i) = a(i) / b(i)`, `b` a `SparseVec` | divide by a dense tensor |
 //! | an output format that cannot be assembled | `(Dense, Singleton)`, `(Hashed, Compressed)`, `Ell`, `Dia`, `Bcsr`, `Csb` | see [which formats an output may have](super::sparse_outputs#formats-an-output-may-have) |
-//! | an implicit conversion under `convert(never)` | [`schedules`](super::schedules#convert-never) | convert before the call |
+//! | an implicit conversion under `convert(never)` | [`schedules`](super::schedules#convertnever) | convert before the call |
 //! | a diagonal access, a broadcast | `a(i, i)`, `y(i, j) = x(i)` | distinct variables; every output variable used on the right |
 //! | size limits | more than 1024 tokens in a body, nesting deeper than 64, more than 256 parameters or 64 functions in one block | split the kernel, or the block |
 //!
