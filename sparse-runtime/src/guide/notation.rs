@@ -27,7 +27,10 @@
 //!   inside the product, so the sum is over the whole product: `(A + C) x`;
 //! - `y(i) = a(i, j) + x(j)`: the smallest subexpression holding both uses of `j` is the
 //!   sum itself, `Σ_j (a(i, j) + x(j))`, the row sum of `a` plus the sum of `x`;
-//! - `out = a(i, j) * b(i, j)` sums over both variables: the Frobenius inner product.
+//! - `out = a(i, j) * b(i, j)` sums over both variables: the Frobenius inner product;
+//! - `out = 2 * x(i) + 1`: the literal holds no `i`, so it stays outside the sum,
+//!   `1 + Σ_i 2 x(i)`; to add the constant once per component, make it a tensor indexed by
+//!   `i` (`out = 2 * x(i) + ones(i)`, `ones` a [`Dense1`](crate::Dense1) of ones).
 //!
 //! A product keeps all of its sums at its root, so `a(i, j) = b(i, k, l) * c(k, j) * d(l, j)`
 //! (MTTKRP) is one sum over `k` and `l`, and the loops can follow `b`'s storage order.
@@ -56,6 +59,9 @@
 //!     }
 //!     fn outer(c: &mut Dense2<f64>, x: &SparseVec<f64>, y: &Dense1<f64>) {
 //!         c(i, j) = x(i) * y(j)
+//!     }
+//!     fn total_plus_one(out: &mut f64, x: &Dense1<f64>) {
+//!         out = 2 * x(i) + 1
 //!     }
 //! }
 //!
@@ -86,6 +92,9 @@
 //! let s = SparseVec::<f64>::from_entries(&[2], [([1], 2.0)])?;
 //! outer(&mut m, &s, &Dense1::from_vec(vec![1.0, 5.0]))?;
 //! assert_eq!(m.as_slice(), &[0.0, 0.0, 2.0, 10.0]);
+//!
+//! total_plus_one(&mut out, &Dense1::from_vec(vec![1.0, 1.0, 1.0]))?;
+//! assert_eq!(out, 7.0); // 1 + (2 + 2 + 2), not (2 + 1) * 3
 //! # Ok::<(), sparse_runtime::Error>(())
 //! ```
 //!
