@@ -213,8 +213,9 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 ///   scalar parameters and numeric literals (typed as the value type: `2` is `2.0` in an
 ///   `f64` kernel; `2.5` in an integer kernel is an error). A divisor must be dense (every
 ///   level `Dense`), a scalar or a literal: division by an implicit zero is undefined.
-/// - **`=` and `+=`**: `=` replaces the output, `+=` adds to what it holds. The output may
-///   also be read on the right; it then reads the output as it was before the call.
+/// - **`=` and `+=`**: `=` replaces the output, `+=` adds to what it holds. A tensor output
+///   may also be read on the right, as it was before the call (`x(i) = a(i, j) * x(j)`); a
+///   scalar output may not (accumulate with `+=` instead).
 /// - **Implicit zeros annihilate**: a product is computed only where every factor stores a
 ///   value, so an implicit zero times `NaN` is `0`, as in taco.
 ///
@@ -304,9 +305,9 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 ///
 /// # Loop orders, and what is refused
 ///
-/// Every level without random access (everything but `Dense`) is walked in storage order,
-/// a sum's loops run inside the loops around it, and a sparse output is appended in its
-/// storage order. The compiler finds an order that satisfies all of this. When there is
+/// Every level that cannot locate a coordinate (all but `Dense` and `Hashed`) is walked in
+/// storage order, a sum's loops run inside the loops around it, and a sparse output is
+/// appended in its storage order. The compiler finds an order that satisfies all of this. When there is
 /// none, it splits a dense output's additive terms into loop nests of their own, appends a
 /// sparse output through a **workspace** (Gustavson's algorithm for `C = A B` in CSR), or
 /// **converts** an operand read against its storage order on entry (and says so in the
