@@ -155,8 +155,8 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 ///
 /// A `sparse_kernel!` block holds one or more `fn` items. Each parameter's type names a
 /// storage format ([`Csr<f64>`](crate::Csr), [`Dense1<f64>`](crate::Dense1), ...) or is a
-/// plain scalar, and the body is one statement of tensor index notation. The macro checks the
-/// statement against the formats, finds loops that walk every sparse operand in its storage
+/// plain scalar, and the body is a statement of tensor index notation (or several, run in
+/// order). The macro checks the statement against the formats, finds loops that walk every sparse operand in its storage
 /// order, and expands each item into a monomorphic function of the same name, visibility,
 /// doc comments and attributes that returns `Result<(), `[`Error`]`>`.
 ///
@@ -194,13 +194,19 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 ///   composition of levels written out, `Tensor<f64, (Dense, Compressed), Modes<1, 0>>`. The
 ///   macro reads a format from the name as written; rustc then checks that the name is that
 ///   runtime type, so a type alias of your own is a compile error, never a wrong layout.
+///   Dense operands over storage you own need no copy: a slice is a vector (`x: &[f64]`,
+///   `y: &mut [f64]`), and [`Dense2View`]/[`Dense2ViewMut`] (and the `Dense3` ones) are
+///   matrices and 3-tensors over a row-major slice.
 /// - **The result** is `Err(`[`Error::DimensionMismatch`]`)`
 ///   when an index variable binds dimensions of different sizes (checked on entry, before
 ///   anything is written); a kernel never reads out of bounds.
 ///
 /// # The statement
 ///
-/// `output = expression` or `output += expression`, optionally followed by `;`.
+/// `output = expression`, `output += expression` or `output -= expression` (signed value
+/// types), optionally followed by `;`. A body may hold several statements and scalar
+/// temporaries (`let s = x(i) * x(i);`), run in order: see
+/// [several statements per kernel](crate::guide::notation#several-statements-per-kernel).
 ///
 /// - **Index variables** are identifiers that are not parameters, one per mode of each
 ///   access (`a(i, j)`), distinct within an access. Every variable of the output must occur

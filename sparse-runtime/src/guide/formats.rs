@@ -63,6 +63,42 @@
 //! # Ok::<(), sparse_runtime::Error>(())
 //! ```
 //!
+//! # Your own storage: slices and dense views
+//!
+//! A kernel reads and writes dense operands you already hold without a copy. A slice is a
+//! dense vector: `x: &[f64]` is an input, `y: &mut [f64]` an output, and its shape is its
+//! length. Matrices and 3-tensors over a row-major slice are views, made with their shape,
+//! which is checked against the slice's length: [`Dense2View`](crate::Dense2View) and
+//! [`Dense3View`](crate::Dense3View) are inputs (`b: &Dense2View<'_, f64>`),
+//! [`Dense2ViewMut`](crate::Dense2ViewMut) and [`Dense3ViewMut`](crate::Dense3ViewMut) outputs
+//! (`c: &mut Dense2ViewMut<'_, f64>`).
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     fn spmv(y: &mut [f64], a: &Csr<f64>, x: &[f64]) {
+//!         y(i) = a(i, j) * x(j)
+//!     }
+//!     fn spmm(c: &mut Dense2ViewMut<'_, f64>, a: &Csr<f64>, b: &Dense2View<'_, f64>) {
+//!         c(i, k) = a(i, j) * b(j, k)
+//!     }
+//! }
+//!
+//! let a = Csr::<f64>::from_entries(&[2, 2], [([0, 1], 2.0), ([1, 0], 3.0)])?;
+//! let x = vec![1.0, 10.0];
+//! let mut y = vec![0.0; 2];
+//! spmv(&mut y, &a, &x)?;
+//! assert_eq!(y, [20.0, 3.0]);
+//!
+//! let b = vec![1.0, 2.0, 3.0, 4.0]; // [[1, 2], [3, 4]]
+//! let mut c = vec![0.0; 4];
+//! spmm(&mut Dense2ViewMut::new([2, 2], &mut c)?, &a, &Dense2View::new([2, 2], &b)?)?;
+//! assert_eq!(c, [6.0, 8.0, 3.0, 6.0]);
+//! assert!(Dense2View::new([3, 2], &b).is_err());
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
 //! # Compressed matrices: `Csr`, `Csc`, `Dcsr`, `Dcsc`
 //!
 //! [`Csr`](crate::Csr) is `(Dense, Compressed)`: a dense level of rows, then each row's

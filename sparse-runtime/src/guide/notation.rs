@@ -294,4 +294,66 @@
 //!
 //! # Several statements per kernel
 //!
-//! Kernels whose body holds several statements are described in their own section.
+//! A body may hold several statements, separated by `;`. They run in order, each exactly as
+//! if it were a kernel of its own over the same parameters: a statement reads what earlier
+//! ones wrote, and an output read on its own right side reads its contents from before that
+//! statement. `let name = expression;` defines a **scalar temporary** of the kernel's value
+//! type (the expression's index variables are summed, as for a scalar output), which later
+//! statements read like a scalar parameter. `-=` subtracts (for signed value types; for
+//! unsigned ones write `y(i) = y(i) - ...`). One conjugate-gradient iteration is one kernel:
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     /// On entry `r = b - a x`, `p` the search direction and `rho = r·r`; `q` is scratch.
+//!     fn cg_iteration(x: &mut Dense1<f64>, r: &mut Dense1<f64>, p: &mut Dense1<f64>,
+//!                     q: &mut Dense1<f64>, rho: &mut f64, a: &Csr<f64>) {
+//!         q(i) = a(i, j) * p(j);
+//!         let pq = p(i) * q(i);
+//!         let alpha = rho / pq;
+//!         x(i) += alpha * p(i);
+//!         r(i) -= alpha * q(i);
+//!         let rho_next = r(i) * r(i);
+//!         p(i) = r(i) + rho_next / rho * p(i);
+//!         rho = rho_next;
+//!     }
+//! }
+//!
+//! // a = [[4, 1], [1, 3]], b = [1, 2]: CG ends in two iterations.
+//! let a = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 4.0), ([0, 1], 1.0), ([1, 0], 1.0), ([1, 1], 3.0)])?;
+//! let b = Dense1::from_vec(vec![1.0, 2.0]);
+//! let (mut x, mut r, mut p, mut q) = (Dense1::zeros(2), b.clone(), b.clone(), Dense1::zeros(2));
+//! let mut rho = 5.0;
+//! for _ in 0..2 {
+//!     cg_iteration(&mut x, &mut r, &mut p, &mut q, &mut rho, &a)?;
+//! }
+//! assert!((x.as_slice()[0] - 1.0 / 11.0).abs() < 1e-12 && (x.as_slice()[1] - 7.0 / 11.0).abs() < 1e-12);
+//! assert!(rho < 1e-24);
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
+//! - **Checks first.** Every statement's shape checks run before the first statement does, so
+//!   a mismatch anywhere returns `Err` and changes nothing. Once they pass, a statement can
+//!   fail only where a kernel of one statement can fail after writing (an index overflow of
+//!   a sparse output); the earlier statements' writes then stay.
+//! - **Temporaries are defined once.** Redefining one, naming it like a parameter, assigning
+//!   it after its `let` or reading it before its `let` is a compile error at the name.
+//!   Temporaries are scalars; to keep an intermediate tensor, pass it as a `&mut` parameter
+//!   (like `q` above).
+//! - **Schedules** go on the statement they schedule, `#[schedule(workspace(k, hash))]`
+//!   before it; a compute-only variant (`compute`) needs a kernel of one statement.
+//! - **Each statement is its own loop nest.** Statements whose loops agree are not fused
+//!   into one loop yet: a sequence makes as many passes over the data as it has statements.
+//!
+//! ```compile_fail
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     fn too_early(y: &mut Dense1<f64>, x: &Dense1<f64>) {
+//!         y(i) = s * x(i); // `s` is defined by the next statement
+//!         let s = x(i) * x(i);
+//!     }
+//! }
+//! # fn main() {}
+//! ```
