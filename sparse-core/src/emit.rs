@@ -178,9 +178,11 @@ pub fn sequence_fn(item: &syn::ItemFn, body: TokenStream) -> TokenStream {
     }
 }
 
-/// `+=` into an appended sparse output: its old contents move into the operand that reads
-/// them (the output is left the empty tensor of its shape, which assembly starts from), and
-/// move back if the call fails, so an error loses nothing.
+/// An output whose old contents are read (`+=` into an appended sparse output, or the output
+/// on the right side): they move into an update guard, whose parts rebind the output and name
+/// the old contents for the body (the output is left the zero tensor of its shape, which
+/// assembly starts from). The guard puts them back unless the body finishes, so neither an
+/// error nor a panic loses anything.
 fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
     let old = &kernel.tensors[old].name;
     let Some(out) = kernel.output_access() else {
@@ -188,14 +190,16 @@ fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
     };
     let out = &kernel.tensors[kernel.accesses[out].tensor].name;
     let result = Ident::new("result", Span::mixed_site());
+    let guard = Ident::new("update", Span::mixed_site());
     quote! {
-        let #old = ::sparse_runtime::__private::take_for_update(#out)?;
+        let mut #guard = ::sparse_runtime::__private::Update::take(#out)?;
         let #result = (|| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+            let (#out, #old) = #guard.parts();
             #body
             ::core::result::Result::Ok(())
         })();
-        if #result.is_err() {
-            ::sparse_runtime::__private::restore(#out, #old);
+        if #result.is_ok() {
+            #guard.keep();
         }
         #result
     }

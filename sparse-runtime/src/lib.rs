@@ -126,6 +126,7 @@ mod reorder;
 mod slice;
 mod structured;
 mod tensor;
+mod update;
 mod validate;
 mod value;
 mod view;
@@ -284,7 +285,8 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 /// [`Tensor::pruned`] drops them); nothing is stored where nothing
 /// was computed. `+=` into a sparse output keeps its old entries and adds the new ones to
 /// them, on the union of both patterns. A sparse output is never left half-built: a kernel
-/// that panics midway leaves it the empty tensor of its shape. More in
+/// that panics midway leaves it the empty tensor of its shape, or its old contents if the
+/// kernel reads them (`+=`, or the output on the right side). More in
 /// [`guide::sparse_outputs`].
 ///
 /// ```
@@ -421,7 +423,8 @@ pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::reorder::Reordered;
-    pub use crate::slice::{restore, take_for_update, DenseSlice, DenseSliceMut};
+    pub use crate::slice::{DenseSlice, DenseSliceMut};
+    pub use crate::update::Update;
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;

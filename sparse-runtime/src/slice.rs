@@ -10,6 +10,7 @@
 use crate::error::Error;
 use crate::level::Dense;
 use crate::tensor::Tensor;
+use crate::update::Updated;
 use crate::value::Value;
 
 /// A shared slice seen as a `Dense1` tensor.
@@ -95,32 +96,6 @@ impl<'a, V: Value> DenseSliceMut<'a, V> {
     }
 }
 
-/// An output whose old contents a kernel reads (`y(i) = a(i, j) * y(j)`): they move into a
-/// tensor of the output's format, which every read names, and the output starts as the zero
-/// tensor of its shape; if the kernel fails they move back, so an error loses nothing.
-#[doc(hidden)]
-pub trait Updated {
-    /// The old contents.
-    type Old;
-    /// Moves the old contents out, leaving zeros.
-    fn take_old(&mut self) -> Result<Self::Old, Error>;
-    /// Puts the old contents back.
-    fn restore(&mut self, old: Self::Old);
-}
-
-impl<V: Value, L: crate::Levels, O: crate::ModeOrder> Updated for Tensor<V, L, O> {
-    type Old = Tensor<V, L, O>;
-
-    fn take_old(&mut self) -> Result<Self::Old, Error> {
-        let empty = Tensor::new(self.shape())?;
-        Ok(std::mem::replace(self, empty))
-    }
-
-    fn restore(&mut self, old: Self::Old) {
-        *self = old;
-    }
-}
-
 impl<V: Value> Updated for DenseSliceMut<'_, V> {
     type Old = Tensor<V, (Dense,)>;
 
@@ -136,46 +111,29 @@ impl<V: Value> Updated for DenseSliceMut<'_, V> {
     }
 }
 
-/// [`Updated::take_old`] of a kernel's output.
-#[doc(hidden)]
-pub fn take_for_update<T: Updated + ?Sized>(t: &mut T) -> Result<T::Old, Error> {
-    t.take_old()
-}
-
-/// [`Updated::restore`] of a kernel's output.
-#[doc(hidden)]
-pub fn restore<T: Updated + ?Sized>(t: &mut T, old: T::Old) {
-    t.restore(old)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::update::Update;
 
     #[test]
     fn a_slice_output_moves_its_old_contents_out_and_back() {
         let mut data = vec![1.0, 2.0, 3.0];
         let mut out = DenseSliceMut::new(&mut data);
         assert_eq!((out.shape(), out.levels().0.size()), (&[3][..], 3));
-        let old = take_for_update(&mut out).unwrap();
+        let mut guard = Update::take(&mut out).unwrap();
+        let (new, old) = guard.parts();
         assert_eq!(
-            (old.vals(), out.vals()),
+            (old.vals(), new.vals()),
             (&[1.0, 2.0, 3.0][..], &[0.0; 3][..])
         );
-        out.vals_mut()[1] = 9.0;
-        restore(&mut out, old);
+        new.vals_mut()[1] = 9.0;
+        drop(guard);
         assert_eq!(data, [1.0, 2.0, 3.0]);
     }
 
     #[test]
-    fn a_tensor_output_moves_its_old_contents_out_and_back() {
-        let mut t =
-            crate::Tensor::<f64, (Dense,)>::from_levels(&[2], (Dense::new(2),), vec![4.0, 5.0])
-                .unwrap();
-        let old = take_for_update(&mut t).unwrap();
-        assert_eq!((old.vals(), t.vals()), (&[4.0, 5.0][..], &[0.0; 2][..]));
-        restore(&mut t, old);
-        assert_eq!(t.vals(), [4.0, 5.0]);
+    fn an_empty_slice_is_an_empty_vector() {
         let empty: &[f64] = &[];
         let view = DenseSlice::new(empty);
         assert_eq!((view.shape(), view.vals().len()), (&[0][..], 0));

@@ -11,8 +11,8 @@
 use crate::dense::check_len;
 use crate::error::Error;
 use crate::level::Dense;
-use crate::slice::Updated;
 use crate::tensor::Tensor;
+use crate::update::Updated;
 use crate::value::Value;
 
 macro_rules! dense_views {
@@ -159,20 +159,21 @@ dense_views!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::slice::{restore, take_for_update};
+    use crate::update::Update;
 
     #[test]
     fn a_mutable_view_moves_its_old_contents_out_and_back() {
         let mut data = vec![1, 2, 3, 4, 5, 6];
         let mut c = Dense2ViewMut::new([3, 2], &mut data).unwrap();
         assert_eq!((c.levels().0.size(), c.levels().1.size()), (3, 2));
-        let old = take_for_update(&mut c).unwrap();
+        let mut guard = Update::take(&mut c).unwrap();
+        let (new, old) = guard.parts();
         assert_eq!(
-            (old.vals(), c.vals()),
+            (old.vals(), new.vals()),
             (&[1, 2, 3, 4, 5, 6][..], &[0; 6][..])
         );
-        c.vals_mut()[0] = 9;
-        restore(&mut c, old);
+        new.vals_mut()[0] = 9;
+        drop(guard);
         assert_eq!(data, [1, 2, 3, 4, 5, 6]);
         assert!(Dense3ViewMut::new([1, 2, 4], &mut data).is_err());
         assert!(Dense2View::new([usize::MAX, 2], &data).is_err());

@@ -76,7 +76,7 @@
 //! `c += e` is `c = c_old + e`: the old entries are kept, the new ones join them, and where
 //! both exist the values are added. The kernel reads the old contents as one more operand:
 //! it moves them aside before it assembles the new levels, and back if it returns an error
-//! (a panic midway leaves the output empty, as below).
+//! or panics.
 //!
 //! ```
 //! use sparse_runtime::prelude::*;
@@ -112,9 +112,10 @@
 //! [`DimensionMismatch`](crate::Error::DimensionMismatch) leaves the output as it was. If
 //! the kernel stops midway, by a panic in the value arithmetic (an integer division by
 //! zero, an overflow in a debug build) or an error while assembling (an index type too
-//! narrow for the result), a sparse output is left the valid, empty tensor of its shape
-//! (under `+=`, an error gives the old contents back): never half-built, never breaking an
-//! invariant later kernels rely on.
+//! narrow for the result), a sparse output is left the valid, empty tensor of its shape:
+//! never half-built, never breaking an invariant later kernels rely on. An output whose old
+//! contents the kernel reads (`+=` into a sparse output, or an output read on the right side)
+//! gets them back instead, after an error as after a panic.
 //!
 //! ```
 //! use sparse_runtime::prelude::*;
