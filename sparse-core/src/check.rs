@@ -22,7 +22,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     }
     let params = crate::signature::read_params(&item.sig, diags);
     let statement = statement(&item.block, diags);
-    let output_name = statement.and_then(|(lhs, _, _)| match lhs {
+    let output_name = statement.and_then(|(lhs, ..)| match lhs {
         syn::Expr::Call(call) => path_ident(&call.func),
         other => path_ident(other),
     });
@@ -44,6 +44,14 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     builder.check_output_use(&output, diags);
     builder.check_value_types(diags);
     let value_type = builder.value_type();
+    let (op, rhs) = match op {
+        Compound::Assign => (AssignOp::Assign, rhs),
+        Compound::Add => (AssignOp::AddAssign, rhs),
+        Compound::Sub(span) => {
+            subtract_check(span, &value_type, diags);
+            (AssignOp::AddAssign, Expr::Neg(Box::new(rhs)))
+        }
+    };
     check_literals(&rhs, &value_type, diags);
     if diags.has_errors() {
         return None;
@@ -249,33 +257,70 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
     }
 }
 
-/// The single statement `lhs = rhs` or `lhs += rhs`.
+/// How a statement combines its right side with the output, as written.
+#[derive(Clone, Copy)]
+enum Compound {
+    /// `=`
+    Assign,
+    /// `+=`
+    Add,
+    /// `-=` (at this span): `+=` of the negated right side.
+    Sub(Span),
+}
+
+/// `y -= e` is `y += -e`, which the wrapping of unsigned arithmetic would make `y + (0 - e)`:
+/// that overflows (a panic in debug builds) whenever `e` is positive, even where `y - e`
+/// does not, so unsigned outputs subtract explicitly.
+fn subtract_check(span: Span, value_type: &syn::Type, diags: &mut Diagnostics) {
+    if crate::signature::is_unsigned(value_type) {
+        diags.error_help(
+            span,
+            "`-=` needs a signed value type",
+            "for unsigned values write the subtraction out: `y(i) = y(i) - ...`",
+        );
+    }
+}
+
+/// The single statement `lhs = rhs`, `lhs += rhs` or `lhs -= rhs`.
 fn statement<'a>(
     block: &'a syn::Block,
     diags: &mut Diagnostics,
-) -> Option<(&'a syn::Expr, AssignOp, &'a syn::Expr)> {
-    let help = "write one statement such as `y(i) = a(i, j) * x(j)`";
+) -> Option<(&'a syn::Expr, Compound, &'a syn::Expr)> {
+    let help = "write a statement such as `y(i) = a(i, j) * x(j)`";
+    // Several statements are a sequence (`crate::sequence`), compiled one by one.
     let [syn::Stmt::Expr(expr, _)] = block.stmts.as_slice() else {
         diags.error_help(
             block.span(),
-            "a kernel body is exactly one index notation statement",
+            "expected an index notation statement in the kernel body",
             help,
         );
         return None;
     };
+    if let Some(attr) = statement_attrs(expr).first() {
+        diags.error_help(
+            attr.span(),
+            "a kernel of one statement takes its attributes on the function",
+            "put the attribute on the function: `#[schedule(...)] fn ...`",
+        );
+    }
     match expr {
-        syn::Expr::Assign(a) => Some((&a.left, AssignOp::Assign, &a.right)),
-        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::AddAssign(_)) => {
-            Some((&b.left, AssignOp::AddAssign, &b.right))
-        }
-        syn::Expr::Binary(b) if is_compound_assign(&b.op) => {
-            diags.error_help(
-                b.op.span(),
-                "only `=` and `+=` assign in index notation",
-                help,
-            );
-            None
-        }
+        syn::Expr::Assign(a) => Some((&a.left, Compound::Assign, &a.right)),
+        syn::Expr::Binary(b) => match b.op {
+            syn::BinOp::AddAssign(_) => Some((&b.left, Compound::Add, &b.right)),
+            syn::BinOp::SubAssign(t) => Some((&b.left, Compound::Sub(t.span()), &b.right)),
+            _ if is_compound_assign(&b.op) => {
+                diags.error_help(
+                    b.op.span(),
+                    "only `=`, `+=` and `-=` assign in index notation",
+                    help,
+                );
+                None
+            }
+            _ => {
+                diags.error_help(expr.span(), "expected an assignment", help);
+                None
+            }
+        },
         other => {
             diags.error_help(other.span(), "expected an assignment", help);
             None
@@ -283,12 +328,25 @@ fn statement<'a>(
     }
 }
 
+/// The outer attributes of a statement, which syn attaches to its leftmost expression.
+fn statement_attrs(expr: &syn::Expr) -> &[syn::Attribute] {
+    let lhs = match expr {
+        syn::Expr::Assign(a) => &*a.left,
+        syn::Expr::Binary(b) => &*b.left,
+        other => other,
+    };
+    match lhs {
+        syn::Expr::Call(c) => &c.attrs,
+        syn::Expr::Path(p) => &p.attrs,
+        _ => &[],
+    }
+}
+
 fn is_compound_assign(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,
-        SubAssign(_)
-            | MulAssign(_)
+        MulAssign(_)
             | DivAssign(_)
             | RemAssign(_)
             | BitXorAssign(_)
@@ -850,6 +908,23 @@ fn input_written(param: &Param, name: &Ident, diags: &mut Diagnostics) {
 /// sit under any parent; a branchless level appends in lockstep with its parent, one
 /// coordinate per parent position, so its parent must append and be non-unique (as in COO).
 fn check_output_format(format: &Format, param: &Param, diags: &mut Diagnostics) {
+    if let crate::format::Borrow::View(view) = format.borrow {
+        if !view.mutable {
+            diags.error_spanned(
+                &param.ty,
+                format!(
+                    "a `{}` borrows its values shared: it cannot be written",
+                    view.name
+                ),
+                format!(
+                    "write into a `{}Mut<'_, {}>`",
+                    view.name,
+                    param.value_type.to_token_stream()
+                ),
+            );
+            return;
+        }
+    }
     if let Some(remap) = format.remap.filter(|r| !r.hidden.is_empty()) {
         diags.error_spanned(
             &param.ty,

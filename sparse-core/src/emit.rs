@@ -7,6 +7,7 @@
 //! error rather than a wrong layout. Every local is an identifier from [`Names`] with a
 //! mixed-site span, out of reach of user identifiers.
 
+use crate::format::Borrow;
 use crate::ir::{visit_locals, Assign, Expr, Local, Op, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
@@ -35,6 +36,9 @@ pub enum Role<'a> {
         /// The variant's name.
         name: &'a Ident,
     },
+    /// The entry checks of one statement of a sequence kernel (`crate::sequence`), run for
+    /// every statement before the first one runs.
+    ChecksOnly,
 }
 
 /// The whole generated function.
@@ -68,7 +72,23 @@ pub fn kernel_fn_as(
     };
     let assertions = type_assertions(kernel);
     let views = remapped_views(kernel);
-    let mut checks = shape_checks(kernel, &sig.ident);
+    // Run-time errors name the function the user called.
+    let called = match role {
+        Role::ComputeOnly { name, .. } => name,
+        _ => &kernel.name,
+    };
+    let mut checks = shape_checks(kernel, called);
+    if let Role::ChecksOnly = role {
+        return quote! {
+            #[allow(unused_variables, clippy::all)]
+            #sig {
+                #assertions
+                #views
+                #checks
+                ::core::result::Result::Ok(())
+            }
+        };
+    }
     checks.extend(e.assembled_check());
     checks.extend(conversions(kernel));
     let dims = e.dim_bindings();
@@ -121,9 +141,48 @@ pub fn kernel_fn_as(
     }
 }
 
-/// `+=` into an appended sparse output: its old contents move into the operand that reads
-/// them (the output is left the empty tensor of its shape, which assembly starts from), and
-/// move back if the call fails, so an error loses nothing.
+/// A sequence kernel's function (`crate::sequence`): the user's signature with canonical
+/// tensor types, each tensor's type asserted, around `body`, which calls the statements.
+pub fn sequence_fn(item: &syn::ItemFn, body: TokenStream) -> TokenStream {
+    let params =
+        crate::signature::read_params(&item.sig, &mut crate::diagnostic::Diagnostics::default());
+    let tensors: Vec<(&Ident, TokenStream, &syn::Type)> = params
+        .iter()
+        .filter_map(|p| match &p.kind {
+            crate::signature::ParamKind::Tensor(f) => {
+                Some((&p.name, f.canonical_type(&p.value_type), &p.inner))
+            }
+            crate::signature::ParamKind::Scalar => None,
+        })
+        .collect();
+    let sig = canonical_signature_by(&item.sig, |name| {
+        tensors
+            .iter()
+            .find(|(n, _, _)| crate::names::same(n, name))
+            .map(|(_, canonical, _)| canonical.clone())
+    });
+    let assertions: TokenStream = tensors
+        .iter()
+        .map(|(_, canonical, written)| type_assertion(canonical, written))
+        .collect();
+    let attrs = &item.attrs;
+    let vis = &item.vis;
+    quote! {
+        #(#attrs)*
+        #[allow(clippy::all)]
+        #vis #sig {
+            #assertions
+            #body
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// An output whose old contents are read (`+=` into an appended sparse output, or the output
+/// on the right side): they move into an update guard, whose parts rebind the output and name
+/// the old contents for the body (the output is left the zero tensor of its shape, which
+/// assembly starts from). The guard puts them back unless the body finishes, so neither an
+/// error nor a panic loses anything.
 fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
     let old = &kernel.tensors[old].name;
     let Some(out) = kernel.output_access() else {
@@ -131,14 +190,16 @@ fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
     };
     let out = &kernel.tensors[kernel.accesses[out].tensor].name;
     let result = Ident::new("result", Span::mixed_site());
+    let guard = Ident::new("update", Span::mixed_site());
     quote! {
-        let #old = ::sparse_runtime::__private::take_for_update(#out)?;
+        let mut #guard = ::sparse_runtime::__private::Update::take(#out)?;
         let #result = (|| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+            let (#out, #old) = #guard.parts();
             #body
             ::core::result::Result::Ok(())
         })();
-        if #result.is_err() {
-            *#out = #old;
+        if #result.is_ok() {
+            #guard.keep();
         }
         #result
     }
@@ -161,6 +222,21 @@ pub fn signature(sig: &syn::Signature) -> syn::Signature {
 
 /// The signature with every tensor parameter's type replaced by its canonical runtime type.
 fn canonical_signature(sig: &syn::Signature, kernel: &Kernel) -> syn::Signature {
+    canonical_signature_by(sig, |name| {
+        let t = kernel
+            .tensors
+            .iter()
+            .position(|t| crate::names::same(&t.name, name))?;
+        Some(kernel.param_format(t).canonical_type(&kernel.value_type))
+    })
+}
+
+/// The signature with the type of every parameter `canonical` knows replaced by the canonical
+/// runtime type it gives, behind the written reference.
+fn canonical_signature_by(
+    sig: &syn::Signature,
+    canonical: impl Fn(&Ident) -> Option<TokenStream>,
+) -> syn::Signature {
     let mut sig = signature(sig);
     for arg in sig.inputs.iter_mut() {
         let syn::FnArg::Typed(pt) = arg else {
@@ -169,14 +245,9 @@ fn canonical_signature(sig: &syn::Signature, kernel: &Kernel) -> syn::Signature 
         let syn::Pat::Ident(pat) = &*pt.pat else {
             continue;
         };
-        let Some(t) = kernel
-            .tensors
-            .iter()
-            .position(|t| crate::names::same(&t.name, &pat.ident))
-        else {
+        let Some(canonical) = canonical(&pat.ident) else {
             continue;
         };
-        let canonical = kernel.param_format(t).canonical_type(&kernel.value_type);
         let mutability = match ungroup(&pt.ty) {
             syn::Type::Reference(r) => r.mutability,
             _ => None,
@@ -201,30 +272,60 @@ fn type_assertions(kernel: &Kernel) -> TokenStream {
         .tensors
         .iter()
         .enumerate()
-        .filter(|&(id, _)| Some(id) != kernel.old_output)
+        // The old contents of an output have its type; a parameter the statement does not
+        // access (one a statement of a sequence does not use) is not touched by its code.
+        .filter(|&(id, _)| Some(id) != kernel.old_output && accessed(kernel, id))
         .map(|(id, t)| {
             let canonical = kernel.param_format(id).canonical_type(&kernel.value_type);
-            let written = &t.written_type;
-            // Spanned at the written type, where rustc reports a mismatch.
-            let value = quote_spanned!(written.span()=> ::core::marker::PhantomData::<#written>);
-            quote! {
-                let _: ::core::marker::PhantomData<#canonical> = #value;
-            }
+            type_assertion(&canonical, &t.written_type)
         })
         .collect()
+}
+
+fn accessed(kernel: &Kernel, tensor: usize) -> bool {
+    kernel.accesses.iter().any(|a| a.tensor == tensor)
+}
+
+/// Whether a kernel checks anything on entry besides its parameters' types: a sequence
+/// kernel runs the checks of each of its statements that does before any statement.
+pub fn has_entry_checks(kernel: &Kernel) -> bool {
+    !shape_checks(kernel, &kernel.name).is_empty()
+}
+
+/// `PhantomData<written> : PhantomData<canonical>`, spanned at the written type, where rustc
+/// reports a mismatch.
+fn type_assertion(canonical: &TokenStream, written: &syn::Type) -> TokenStream {
+    let value = quote_spanned!(written.span()=> ::core::marker::PhantomData::<#written>);
+    quote! {
+        let _: ::core::marker::PhantomData<#canonical> = #value;
+    }
 }
 
 /// `let a = a.view();` for every remapped tensor: from here on the kernel reads the stored view
 /// (`Dia`'s `(Dense, Range, Offset)` tensor), whose shape lists the levels' sizes in storage
 /// order ([`Format::shape_index`](crate::format::Format::shape_index)).
+///
+/// A slice parameter is rebound to a one-level dense tensor over it (`DenseSlice`, or for the
+/// output `&mut DenseSliceMut`), which answers the calls the kernel makes on a `Dense1`.
 fn remapped_views(kernel: &Kernel) -> TokenStream {
+    let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
     kernel
         .tensors
         .iter()
-        .filter(|t| t.format.remap.is_some())
-        .map(|t| {
-            let name = &t.name;
-            quote! { let #name = #name.view(); }
+        .enumerate()
+        .filter(|&(t, _)| Some(t) != kernel.old_output)
+        .map(|(t, tensor)| {
+            let name = &tensor.name;
+            match (tensor.format.remap, tensor.format.borrow) {
+                (Some(_), _) => quote! { let #name = #name.view(); },
+                (None, Borrow::Slice) if Some(t) == output => quote! {
+                    let #name = &mut ::sparse_runtime::__private::DenseSliceMut::new(#name);
+                },
+                (None, Borrow::Slice) => quote! {
+                    let #name = ::sparse_runtime::__private::DenseSlice::new(#name);
+                },
+                (None, Borrow::Owned | Borrow::View(_)) => TokenStream::new(),
+            }
         })
         .collect()
 }

@@ -161,7 +161,57 @@ pub struct Format {
     /// rustc checks the argument against them. The generated code never reads them: the
     /// levels carry what they imply.
     pub const_args: Vec<syn::GenericArgument>,
+    /// Whether the tensor owns its values or borrows the caller's.
+    pub borrow: Borrow,
 }
+
+/// Dense formats over values the caller owns, read and written in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Borrow {
+    /// A runtime tensor type that owns its storage.
+    Owned,
+    /// A plain Rust slice `[V]`: a `Dense1`, bound on entry as a one-level dense tensor over
+    /// the slice (`sparse_runtime`'s `DenseSlice`).
+    Slice,
+    /// A runtime view struct over a row-major slice (`Dense2View`), which answers the calls a
+    /// kernel makes on the dense tensor of its order.
+    View(&'static DenseView),
+}
+
+/// A dense view struct of the runtime.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DenseView {
+    /// The struct's name.
+    pub name: &'static str,
+    /// Its order.
+    pub order: usize,
+    /// Whether it borrows its values mutably (and can be an output).
+    pub mutable: bool,
+}
+
+/// The runtime's dense views.
+pub static DENSE_VIEWS: &[DenseView] = &[
+    DenseView {
+        name: "Dense2View",
+        order: 2,
+        mutable: false,
+    },
+    DenseView {
+        name: "Dense2ViewMut",
+        order: 2,
+        mutable: true,
+    },
+    DenseView {
+        name: "Dense3View",
+        order: 3,
+        mutable: false,
+    },
+    DenseView {
+        name: "Dense3ViewMut",
+        order: 3,
+        mutable: true,
+    },
+];
 
 /// A format held by a runtime struct around the view kernels read (its levels share data the
 /// struct keeps consistent), possibly through a coordinate remapping (Chou et al. 2018,
@@ -273,6 +323,14 @@ impl Format {
     /// The runtime type this format names, by absolute path: what the generated code assumes,
     /// and what the expanded signature makes rustc check every argument against.
     pub fn canonical_type(&self, value_type: &syn::Type) -> TokenStream {
+        match self.borrow {
+            Borrow::Owned => {}
+            Borrow::Slice => return quote!([#value_type]),
+            Borrow::View(view) => {
+                let name = Ident::new(view.name, Span::call_site());
+                return quote!(::sparse_runtime::#name<'_, #value_type>);
+            }
+        }
         if let Some(remap) = self.remap {
             return remap_type(remap, &self.levels, &self.const_args, value_type);
         }
@@ -287,6 +345,22 @@ impl Format {
             quote!(::sparse_runtime::Identity)
         };
         quote!(::sparse_runtime::Tensor<#value_type, (#(#levels,)*), #order>)
+    }
+}
+
+/// The format of a slice parameter (`&[V]`, `&mut [V]`) or a dense view: `order` dense
+/// levels over storage the caller owns.
+pub fn borrowed_format(order: usize, borrow: Borrow, written: String) -> Format {
+    Format {
+        levels: (0..order)
+            .filter_map(|_| LevelFormat::from_type_name("Dense"))
+            .collect(),
+        mode_order: (0..order).collect(),
+        modes_spelled: false,
+        written,
+        remap: None,
+        const_args: Vec::new(),
+        borrow,
     }
 }
 
@@ -418,6 +492,7 @@ impl Alias {
             written,
             remap: self.remap,
             const_args,
+            borrow: Borrow::Owned,
         }
     }
 

@@ -22,6 +22,7 @@ pub mod lower;
 pub mod names;
 pub mod notation;
 pub mod schedule;
+pub mod sequence;
 pub mod signature;
 pub mod split;
 pub mod workspace;
@@ -358,8 +359,39 @@ fn nests_unexplained(
     None
 }
 
+/// Compiles every statement of a kernel of several statements (`sequence`), reporting the
+/// errors of all of them together.
+pub fn compile_sequence(
+    item: &syn::ItemFn,
+) -> Result<(sequence::Sequence, Vec<Compiled>), syn::Error> {
+    let sequence = sequence::read(item)?;
+    let mut compiled = Vec::new();
+    let mut errors = Diagnostics::default();
+    // Every step checks the kernel's signature: its errors are reported once.
+    let mut seen = std::collections::HashSet::new();
+    for step in &sequence.steps {
+        match compile(&step.item) {
+            Ok(c) => compiled.push(c),
+            Err(e) => e
+                .into_iter()
+                .filter(|e| seen.insert((e.to_string(), format!("{:?}", e.span()))))
+                .for_each(|e| errors.push(e)),
+        }
+    }
+    match errors.into_error() {
+        Some(e) => Err(e),
+        None => Ok((sequence, compiled)),
+    }
+}
+
 fn compile_fn(item: &syn::ItemFn) -> TokenStream {
     let (plain, _) = schedule::split(item);
+    if sequence::is_sequence(item) {
+        return match compile_sequence(item) {
+            Ok((sequence, compiled)) => sequence::emit(&plain, &sequence, &compiled),
+            Err(e) => stub(&plain, e),
+        };
+    }
     match compile(item) {
         Ok(c) => match &c.compute {
             None => emit::kernel_fn(&plain, &c.kernel, &c.body, &c.names),

@@ -2,7 +2,10 @@
 //! scalars. A proc macro sees tokens, not types, so formats are read from the type names.
 
 use crate::diagnostic::Diagnostics;
-use crate::format::{level_type_names, Alias, Format, LevelFormat, ALIASES};
+use crate::format::{
+    borrowed_format, level_type_names, Alias, Borrow, DenseView, Format, LevelFormat, ALIASES,
+    DENSE_VIEWS,
+};
 use proc_macro2::{Ident, Span};
 use quote::ToTokens;
 use syn::spanned::Spanned;
@@ -152,6 +155,10 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     if is_primitive(ty) {
         return Some((ParamKind::Scalar, ty.clone()));
     }
+    if let Type::Slice(slice) = ty {
+        let format = borrowed_format(1, Borrow::Slice, written_type(ty));
+        return Some((ParamKind::Tensor(format), (*slice.elem).clone()));
+    }
     let Type::Path(path) = ty else {
         unknown_type(ty, diags);
         return None;
@@ -162,6 +169,9 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
     let written = written_type(ty);
     if name == "Tensor" {
         return read_tensor_spelling(ty, &args, written, diags);
+    }
+    if let Some(view) = DENSE_VIEWS.iter().find(|v| v.name == name) {
+        return read_view(ty, view, &args, written, diags);
     }
     let Some(alias) = ALIASES.iter().find(|a| a.name == name) else {
         unknown_type(ty, diags);
@@ -226,6 +236,30 @@ fn read_type(ty: &Type, diags: &mut Diagnostics) -> Option<(ParamKind, Type)> {
         ParamKind::Tensor(alias.format(index.as_ref(), const_args, written)),
         value.clone(),
     ))
+}
+
+/// `Dense2View<'_, V>`: a lifetime (which may be elided) and the value type.
+fn read_view(
+    ty: &Type,
+    view: &'static DenseView,
+    args: &[GenericArgument],
+    written: String,
+    diags: &mut Diagnostics,
+) -> Option<(ParamKind, Type)> {
+    let types: Vec<&GenericArgument> = args
+        .iter()
+        .filter(|a| !matches!(a, GenericArgument::Lifetime(_)))
+        .collect();
+    let [GenericArgument::Type(value)] = types.as_slice() else {
+        diags.error_help(
+            ty.span(),
+            format!("`{}` takes a lifetime and its value type", view.name),
+            format!("write `{}<'_, f64>`", view.name),
+        );
+        return None;
+    };
+    let format = borrowed_format(view.order, Borrow::View(view), written);
+    Some((ParamKind::Tensor(format), value.clone()))
 }
 
 /// How an alias is written: `` `Csr<f64>` or `Csr<f64, u64>` ``, `` `Bcsr<f64, 3, 3>` ... ``.
@@ -298,7 +332,7 @@ fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
             written_type(ty)
         ),
         format!(
-            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, or a primitive scalar type",
+            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, a slice `[V]` for a dense vector, a dense view (`Dense2View<'_, V>`, ...), or a primitive scalar type",
             known.join(", "),
             level_type_names().join(", ")
         ),
@@ -348,6 +382,7 @@ fn read_tensor_spelling(
         written,
         remap: None,
         const_args: Vec::new(),
+        borrow: crate::format::Borrow::Owned,
     };
     Some((ParamKind::Tensor(format), value.clone()))
 }

@@ -227,3 +227,22 @@ fn plus_transpose_converts_an_operand() {
         "pub fn add_t(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) { a(i, j) = b(i, j) + c(j, i) }"
     ));
 }
+
+#[test]
+fn sequence_with_a_temporary() {
+    insta::assert_snapshot!(generated(
+        "pub fn scaled_residual(r: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>, b: &Dense1<f64>) {
+            r(i) = b(i);
+            r(i) -= a(i, j) * x(j);
+            let norm = r(i) * r(i);
+            r(i) = r(i) / norm;
+        }"
+    ));
+}
+
+#[test]
+fn spmv_over_slices() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut [f64], a: &Csr<f64>, x: &[f64]) { y(i) = a(i, j) * x(j) }"
+    ));
+}

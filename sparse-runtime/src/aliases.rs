@@ -83,6 +83,18 @@ impl<V: Value, I: Index> Ell<V, I> {
     /// `I::MAX` for an empty slot, and `vals` the value there. Within a row the
     /// columns are strictly increasing and below `cols`, empty slots come
     /// after the others and hold the value zero (else it would be lost).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // [1 0 2; 0 3 0] with two slots per row; the second slot of row 1 is empty.
+    /// let a = Ell::<f64>::from_ell_arrays(2, 3, 2, vec![0, 2, 1, u32::MAX], vec![1.0, 2.0, 3.0, 0.0])?;
+    /// assert_eq!(a.to_dense(), vec![1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
+    /// // A value in an empty slot would be lost: refused.
+    /// let lost = Ell::<f64>::from_ell_arrays(2, 3, 2, vec![0, 2, 1, u32::MAX], vec![1.0, 2.0, 3.0, 9.0]);
+    /// assert!(lost.is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_ell_arrays(
         rows: usize,
         cols: usize,
@@ -123,6 +135,18 @@ impl<V: Value, I: Index> Csr<V, I> {
     /// [`Tensor::from_levels`]: `row_ptr` has `rows + 1` entries, starts at 0,
     /// is non-decreasing and ends at `col_idx.len()`; the column indices of each
     /// row are strictly increasing and below `cols`; `vals` matches `col_idx`.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // [0 1 0; 2 0 3]
+    /// let a = Csr::<f64>::from_csr_arrays(2, 3, vec![0, 1, 3], vec![1, 0, 2], vec![1.0, 2.0, 3.0])?;
+    /// assert_eq!(a.row(1), Some((&[0u32, 2][..], &[2.0, 3.0][..])));
+    /// // The columns of a row must increase strictly.
+    /// let unsorted = Csr::<f64>::from_csr_arrays(2, 3, vec![0, 1, 3], vec![1, 2, 0], vec![1.0, 2.0, 3.0]);
+    /// assert!(unsorted.is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_csr_arrays(
         rows: usize,
         cols: usize,
@@ -163,6 +187,16 @@ impl<V: Value, I: Index> Csc<V, I> {
     /// non-decreasing and ends at `row_idx.len()`; the row indices of each column are
     /// strictly increasing and below `rows`; `vals` matches `row_idx`. The arrays are
     /// moved into the matrix, not copied.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // [0 1 0; 2 0 3], column by column
+    /// let a = Csc::<f64>::from_csc_arrays(2, 3, vec![0, 1, 2, 3], vec![1, 0, 1], vec![2.0, 1.0, 3.0])?;
+    /// assert_eq!(a.col(2), Some((&[1u32][..], &[3.0][..])));
+    /// assert_eq!(a.to_dense(), vec![0.0, 1.0, 0.0, 2.0, 0.0, 3.0]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_csc_arrays(
         rows: usize,
         cols: usize,

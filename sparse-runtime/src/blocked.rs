@@ -66,6 +66,15 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
     /// a coordinate is outside `shape` (`CoordinateOutOfBounds`), a block
     /// size is 0 or the blocks cannot be allocated (`NotRepresentable`), the
     /// block column count does not fit `I` (`IndexOverflow`).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Bcsr::<f64, 2, 2>::from_entries(&[4, 4], [([0, 0], 1.0), ([3, 2], 2.0)])?;
+    /// assert_eq!((a.block_count(), a.row_ptr(), a.col_idx()), (2, &[0, 1, 2][..], &[0, 1][..]));
+    /// assert_eq!(a.block_vals(1), &[0.0, 0.0, 2.0, 0.0]); // (3, 2) is (1, 0) in block (1, 1)
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_entries<C2: AsRef<[usize]>>(
         shape: &[usize],
         entries: impl IntoIterator<Item = (C2, V)>,
@@ -79,6 +88,18 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
     /// (block columns strictly increasing), `vals` holds `R * C` values per
     /// block, row-major within the block. Components of edge blocks outside
     /// the matrix must be zero (they would otherwise be lost).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // [1 2 0 0; 3 4 0 0; 0 0 0 0; 0 0 0 5] in 2 x 2 blocks: block (0, 0) and block (1, 1).
+    /// let vals = vec![1.0, 2.0, 3.0, 4.0, 0.0, 0.0, 0.0, 5.0];
+    /// let a = Bcsr::<f64, 2, 2>::from_bsr_arrays(4, 4, vec![0, 1, 2], vec![0, 1], vals)?;
+    /// assert_eq!(a.to_dense()[15], 5.0);
+    /// assert_eq!(a.nnz(), 8); // both blocks whole, explicit zeros included
+    /// assert_eq!(a.entries()[7], (vec![3, 3], 5.0));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_bsr_arrays(
         rows: usize,
         cols: usize,
@@ -115,6 +136,14 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
     }
 
     /// An all-zero matrix (no stored block).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Bcsr::<f64, 3, 3>::new(&[9, 9])?;
+    /// assert_eq!((a.block_count(), a.row_ptr()), (0, &[0, 0, 0, 0][..]));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn new(shape: &[usize]) -> Result<Self, Error> {
         Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
     }

@@ -87,6 +87,14 @@ impl<V: Value, I: Index> Csb<V, I> {
     /// of `sqrt(n)`, and 1 when `n <= 1`.
     ///
     /// Errors: as [`Csb::from_entries_with_block`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csb::<f64>::from_entries(&[100, 50], [([99, 49], 1.0)])?;
+    /// assert_eq!(a.block_size(), 8); // Csb::default_block(100, 50)
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_entries<C: AsRef<[usize]>>(
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
@@ -98,6 +106,14 @@ impl<V: Value, I: Index> Csb<V, I> {
     /// The block size [`Csb::from_entries`] chooses for a `rows x cols`
     /// matrix: `2^ceil(floor(log2 n) / 2)` for `n = max(rows, cols) >= 1`
     /// (the power of two nearest `sqrt(n)`, within a factor `sqrt(2)`), else 1.
+    ///
+    /// ```
+    /// use sparse_runtime::Csb;
+    ///
+    /// assert_eq!(Csb::<f64>::default_block(1, 1), 1);
+    /// assert_eq!(Csb::<f64>::default_block(100, 50), 8); // floor(log2 100) = 6, 2^3
+    /// assert_eq!(Csb::<f64>::default_block(10, 1000), 32); // floor(log2 1000) = 9, 2^5
+    /// ```
     pub fn default_block(rows: usize, cols: usize) -> usize {
         match rows.max(cols) {
             0 | 1 => 1,
@@ -113,6 +129,15 @@ impl<V: Value, I: Index> Csb<V, I> {
     /// 0 or the block count `nb * mb` cannot be represented or its block
     /// pointers allocated (`NotRepresentable`), a dimension or the number of
     /// entries does not fit `I` (`IndexOverflow`).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csb::<f64>::from_entries_with_block(&[4, 4], 2, [([3, 0], 1.0), ([0, 3], 2.0)])?;
+    /// assert_eq!(a.blk_ptr(), &[0, 0, 1, 2, 2]); // blocks (0, 1) and (1, 0) hold an entry each
+    /// assert!(Csb::<f64>::from_entries_with_block(&[4, 4], 0, [([0, 0], 1.0)]).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_entries_with_block<C: AsRef<[usize]>>(
         shape: &[usize],
         block: usize,
@@ -128,6 +153,15 @@ impl<V: Value, I: Index> Csb<V, I> {
     /// such composition, then checked as [`Csb::from_csb_arrays`] checks.
     ///
     /// Errors: as [`Csb::from_entries_with_block`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<f64>::from_entries(&[4, 4], [([3, 0], 1.0), ([0, 3], 2.0)])?;
+    /// let b = Csb::<f64>::with_block_from_source(&a, 2)?;
+    /// assert_eq!((b.block_size(), b.entries()), (2, a.entries()));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn with_block_from_source<S: Source<V>>(source: &S, block: usize) -> Result<Self, Error> {
         let shape = matrix_shape(source.shape())?;
         let [nb, mb] = grid(shape, block)?;
@@ -158,6 +192,18 @@ impl<V: Value, I: Index> Csb<V, I> {
     /// `InvalidLevel`, `IndexOverflow`, `LengthMismatch`); and that every
     /// entry of block `(I, J)` lies in it, `row_idx[q] / block == I` and
     /// `col_idx[q] / block == J` (`InvalidLevel` at view level 2 or 3).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // A 4 x 4 matrix in 2 x 2 blocks: (0, 3) in block (0, 1), (3, 0) in block (1, 0).
+    /// let a = Csb::<f64>::from_csb_arrays(4, 4, 2, vec![0, 0, 1, 2, 2], vec![0, 3], vec![3, 0], vec![2.0, 1.0])?;
+    /// assert_eq!(a.entries(), vec![(vec![0, 3], 2.0), (vec![3, 0], 1.0)]);
+    /// // Both entries listed under block (0, 0), where neither lies: refused.
+    /// let misplaced = Csb::<f64>::from_csb_arrays(4, 4, 2, vec![0, 2, 2, 2, 2], vec![0, 3], vec![3, 0], vec![2.0, 1.0]);
+    /// assert!(misplaced.is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_csb_arrays(
         rows: usize,
         cols: usize,
@@ -182,6 +228,14 @@ impl<V: Value, I: Index> Csb<V, I> {
 
     /// An all-zero matrix (no entries) with the block size of
     /// [`Csb::from_entries`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csb::<f64>::new(&[16, 16])?;
+    /// assert_eq!((a.block_size(), a.nnz(), a.blk_ptr().len()), (4, 0, 17));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn new(shape: &[usize]) -> Result<Self, Error> {
         Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
     }

@@ -97,6 +97,13 @@ pub enum Error {
 
 impl Error {
     /// A kernel's operand shapes disagree. Generated kernels call this.
+    ///
+    /// ```
+    /// use sparse_runtime::Error;
+    ///
+    /// let e = Error::dimension_mismatch("spmv", "a has 3 columns but x has 4 rows".into());
+    /// assert_eq!(e.to_string(), "kernel `spmv`: a has 3 columns but x has 4 rows");
+    /// ```
     pub fn dimension_mismatch(kernel: &'static str, detail: String) -> Error {
         Error::DimensionMismatch { kernel, detail }
     }

@@ -72,6 +72,16 @@ impl<V: Value> Dia<V> {
     /// a coordinate is outside `shape` (`CoordinateOutOfBounds`), a dimension
     /// exceeds `isize::MAX` or the diagonals cannot be allocated
     /// (`NotRepresentable`).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Dia::<f64>::from_entries(&[3, 3], [([1, 0], 4.0), ([0, 0], 1.0)])?;
+    /// assert_eq!(a.offsets(), &[-1, 0]);
+    /// // Three slots per diagonal; slot 0 of offset -1 lies outside the matrix.
+    /// assert_eq!(a.vals(), &[0.0, 4.0, 0.0, 1.0, 0.0, 0.0]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_entries<C: AsRef<[usize]>>(
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
@@ -85,6 +95,16 @@ impl<V: Value> Dia<V> {
     /// matrix (`-rows < off < cols`), and `vals` holding `rows` slots per
     /// diagonal, `vals[d * rows + i] = A(i, i + offsets[d])`. Slots outside
     /// the matrix must be zero (they would otherwise be lost).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // [2 -1; 0 2]: the main diagonal and offset 1 (whose slot in row 1 lies outside).
+    /// let a = Dia::<f64>::from_diagonals(2, 2, vec![0, 1], vec![2.0, 2.0, -1.0, 0.0])?;
+    /// assert_eq!(a.to_dense(), vec![2.0, -1.0, 0.0, 2.0]);
+    /// assert!(Dia::<f64>::from_diagonals(2, 2, vec![0, 1], vec![2.0, 2.0, -1.0, 7.0]).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_diagonals(
         rows: usize,
         cols: usize,
@@ -131,6 +151,14 @@ impl<V: Value> Dia<V> {
     }
 
     /// An all-zero matrix (no stored diagonal).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Dia::<f64>::new(&[4, 4])?;
+    /// assert_eq!((a.offsets().len(), a.nnz()), (0, 0));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn new(shape: &[usize]) -> Result<Self, Error> {
         Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
     }
@@ -262,6 +290,14 @@ impl<V: Value, I: Index> CooAos<V, I> {
     /// duplicates are summed.
     ///
     /// Errors: as [`Tensor::from_entries`] for a `Coo`.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = CooAos::<f64>::from_entries(&[2, 2], [([1, 1], 1.0), ([0, 1], 2.0), ([1, 1], 1.0)])?;
+    /// assert_eq!((a.pairs(), a.vals()), (&[0, 1, 1, 1][..], &[2.0, 2.0][..]));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_entries<C: AsRef<[usize]>>(
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
@@ -284,6 +320,16 @@ impl<V: Value, I: Index> CooAos<V, I> {
     /// A `rows x cols` matrix from its pair array `[i0, j0, i1, j1, ..]`
     /// (sorted by row, columns strictly increasing within a row, every
     /// coordinate inside the matrix) and one value per pair.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = CooAos::<f64>::from_aos_arrays(2, 3, vec![0, 2, 1, 0], vec![1.0, 2.0])?;
+    /// assert_eq!(a.entries(), vec![(vec![0, 2], 1.0), (vec![1, 0], 2.0)]);
+    /// // Pairs must be sorted by row.
+    /// assert!(CooAos::<f64>::from_aos_arrays(2, 3, vec![1, 0, 0, 2], vec![1.0, 2.0]).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_aos_arrays(
         rows: usize,
         cols: usize,
@@ -301,6 +347,14 @@ impl<V: Value, I: Index> CooAos<V, I> {
     }
 
     /// An all-zero matrix.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = CooAos::<f64>::new(&[3, 3])?;
+    /// assert!(a.pairs().is_empty());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn new(shape: &[usize]) -> Result<Self, Error> {
         Self::from_entries(shape, std::iter::empty::<([usize; 2], V)>())
     }

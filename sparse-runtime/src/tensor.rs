@@ -49,6 +49,17 @@ fn fresh_pattern() -> u64 {
 impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// An all-zero tensor: sparse levels are empty, dense-only tensors are
     /// zero-filled.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<f64>::new(&[3, 4])?;
+    /// assert_eq!((a.shape(), a.nnz()), (&[3, 4][..], 0));
+    /// assert_eq!(a.levels().1.pos(), &[0, 0, 0, 0]); // an empty segment per row
+    /// let d = Dense2::<f64>::new(&[2, 2])?; // dense levels store every component
+    /// assert_eq!(d.as_slice(), &[0.0; 4]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn new(shape: &[usize]) -> Result<Self, Error> {
         Self::from_entries(shape, std::iter::empty::<([usize; 0], V)>())
     }
@@ -75,6 +86,18 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// format (`NotRepresentable`: e.g. two entries a singleton level would
     /// have to store under one parent position, or a size-0 singleton level
     /// under a dense one), or the format itself is invalid.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // Any order, repeats summed; a coordinate is an array, a slice or a Vec.
+    /// let a = Coo::<f64>::from_entries(&[2, 3], [([1, 2], 1.0), ([0, 1], 2.0), ([1, 2], 3.0)])?;
+    /// assert_eq!(a.entries(), vec![(vec![0, 1], 2.0), (vec![1, 2], 4.0)]);
+    /// let t = Csf3::<i32>::from_entries(&[2, 2, 2], vec![(vec![1, 0, 1], 5)])?;
+    /// assert_eq!(t.nnz(), 1);
+    /// assert!(Csr::<f64>::from_entries(&[2, 3], [([2, 0], 1.0)]).is_err()); // no row 2
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_entries<C: AsRef<[usize]>>(
         shape: &[usize],
         entries: impl IntoIterator<Item = (C, V)>,
@@ -92,6 +115,20 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// listed on each level's type against its parent's position count; sibling
     /// order across the runs of non-unique parents; and `vals.len()` equals the
     /// last level's position count. Costs O(stored positions).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // The 2 x 3 CSR matrix [0 1 0; 2 0 3] from its level arrays.
+    /// let columns = Compressed::<u32>::from_raw(3, vec![0, 1, 3], vec![1, 0, 2])?;
+    /// let a = Csr::from_levels(&[2, 3], (Dense::new(2), columns), vec![1.0, 2.0, 3.0])?;
+    /// assert_eq!(a.to_dense(), vec![0.0, 1.0, 0.0, 2.0, 0.0, 3.0]);
+    ///
+    /// // `pos` has segments for 2 rows, the shape says 3: refused.
+    /// let columns = Compressed::<u32>::from_raw(3, vec![0, 1, 3], vec![1, 0, 2])?;
+    /// assert!(Csr::from_levels(&[3, 3], (Dense::new(3), columns), vec![1.0, 2.0, 3.0]).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_levels(shape: &[usize], levels: L, vals: Vec<V>) -> Result<Self, Error> {
         check_hierarchy::<L, O>(&levels, shape, vals.len())?;
         Ok(Self::from_parts(shape, levels, vals))
@@ -248,6 +285,25 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// panic naming the broken one). The caller must not leak the guard
     /// (`mem::forget`) while the parts are invalid, since then neither
     /// `finish` nor the reset on drop runs.
+    ///
+    /// # The safe way
+    ///
+    /// Only generated kernels call this. Other code builds tensors with the validating
+    /// constructors, which check exactly what this contract asks the caller to keep
+    /// ([`Tensor::from_levels`], [`Tensor::from_entries`], conversion), and changes values
+    /// in place with [`Tensor::vals_mut`], which cannot touch the pattern:
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let mut a = Csr::<f64>::from_entries(&[2, 2], [([0, 1], 1.0)])?;
+    /// // Instead of re-assembling `a` in place, build the new structure, checked, and move it in.
+    /// let columns = Compressed::<u32>::from_raw(2, vec![0, 1, 2], vec![1, 0])?;
+    /// a = Csr::from_levels(&[2, 2], (Dense::new(2), columns), vec![1.0, 5.0])?;
+    /// a.vals_mut()[1] = 6.0; // new values, the same (valid) pattern
+    /// assert_eq!(a.entries(), vec![(vec![0, 1], 1.0), (vec![1, 0], 6.0)]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     #[doc(hidden)]
     pub unsafe fn assemble(&mut self) -> Assembly<'_, V, L, O> {
         Assembly {
@@ -255,18 +311,6 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
             finished: false,
         }
     }
-}
-
-/// Moves a tensor's contents out, leaving the all-zero tensor of its shape: a kernel that
-/// adds (`+=`) into an appended sparse output reads the old contents while it assembles the
-/// new ones, and moves them back if it fails. `Err` only if the empty tensor cannot be
-/// allocated, and then `t` is unchanged.
-#[doc(hidden)]
-pub fn take_for_update<V: Value, L: Levels, O: ModeOrder>(
-    t: &mut Tensor<V, L, O>,
-) -> Result<Tensor<V, L, O>, Error> {
-    let empty = Tensor::new(&t.shape)?;
-    Ok(std::mem::replace(t, empty))
 }
 
 /// A tensor being re-assembled in place by a generated kernel; see

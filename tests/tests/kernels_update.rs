@@ -25,6 +25,39 @@ sparse_kernel! {
     pub fn spmv_into_sparse(y: &mut SparseVec<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
         y(i) += a(i, j) * x(j)
     }
+    /// Integer division by a stored zero panics.
+    pub fn add_quotient(c: &mut SparseVec<i32>, a: &SparseVec<i32>, d: &Dense1<i32>) {
+        c(i) += a(i) / d(i)
+    }
+    pub fn divide_by_self(y: &mut Dense1<i32>, a: &Csr<i32>) {
+        y(i) = a(i, j) / y(j)
+    }
+}
+
+#[test]
+fn a_panic_in_an_update_leaves_the_old_contents() {
+    let c0 = SparseVec::<i32>::from_entries(&[4], [([1], 7), ([3], 8)]).unwrap();
+    let a = SparseVec::<i32>::from_entries(&[4], [([0], 6), ([2], 5)]).unwrap();
+    let d = Dense1::from_vec(vec![2, 1, 0, 1]);
+    let mut c = c0.clone();
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = add_quotient(&mut c, &a, &d);
+    }));
+    assert!(panicked.is_err(), "6 / 2 then 5 / 0 panics");
+    assert_eq!(c, c0, "the old contents are back after the panic");
+    add_quotient(&mut c, &a, &Dense1::from_vec(vec![2, 1, 5, 1])).unwrap();
+    assert_eq!(
+        c.entries(),
+        vec![(vec![0], 3), (vec![1], 7), (vec![2], 1), (vec![3], 8)]
+    );
+
+    let a = Csr::<i32>::from_entries(&[2, 2], [([0, 1], 4), ([1, 0], 9)]).unwrap();
+    let mut y = Dense1::from_vec(vec![3, 0]);
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = divide_by_self(&mut y, &a);
+    }));
+    assert!(panicked.is_err(), "4 / 0 panics");
+    assert_eq!(y.as_slice(), &[3, 0]);
 }
 
 #[test]

@@ -75,6 +75,19 @@ pub trait Target<V: Value>: Sized {
     /// Errors: the source's shape does not fit the format (`OrderMismatch`,
     /// `IndexOverflow`), the format cannot hold the entries
     /// (`NotRepresentable`), or the storage cannot be allocated.
+    ///
+    /// ```
+    /// use sparse_runtime::io::Entries;
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let mut list = Entries::new(&[2, 2]);
+    /// list.push(&[1, 0], 1.0)?;
+    /// list.push(&[1, 0], 2.0)?; // repeats are summed
+    /// let a = Csr::<f64>::from_source(&list)?;
+    /// let b = Dia::<f64>::from_source(&a)?; // what `a.convert::<Dia<f64>>()` calls
+    /// assert_eq!(b.entries(), vec![(vec![1, 0], 3.0)]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error>;
 }
 

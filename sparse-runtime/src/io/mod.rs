@@ -105,6 +105,13 @@ pub struct Entries<V> {
 
 impl<V: Value> Entries<V> {
     /// No entries, for a tensor of shape `shape`.
+    ///
+    /// ```
+    /// use sparse_runtime::io::Entries;
+    ///
+    /// let e = Entries::<i32>::new(&[4]);
+    /// assert!(e.is_empty() && e.order() == 1);
+    /// ```
     pub fn new(shape: &[usize]) -> Self {
         Entries {
             shape: shape.to_vec(),
@@ -115,6 +122,15 @@ impl<V: Value> Entries<V> {
 
     /// No entries, with room reserved for up to `capacity` of them (fewer if that much
     /// memory cannot be reserved: the lists then grow as entries are pushed).
+    ///
+    /// ```
+    /// use sparse_runtime::io::Entries;
+    ///
+    /// let mut e = Entries::<f64>::with_capacity(&[3, 3], 2);
+    /// e.push(&[0, 0], 1.0)?;
+    /// assert_eq!((e.len(), e.shape()), (1, &[3, 3][..]));
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn with_capacity(shape: &[usize], capacity: usize) -> Self {
         let mut e = Self::new(shape);
         e.reserve(capacity);

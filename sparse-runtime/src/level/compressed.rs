@@ -72,6 +72,19 @@ impl<I: Index, P: Markers> Compressed<I, P> {
     /// `crd.len()` fit `I`, and siblings ordered as the level type requires.
     /// The parent position count `pos.len() - 1` is checked when the
     /// tensor is assembled. Errors report level 0.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // The columns of [0 1 0; 2 0 3]: row 0 owns position 0, row 1 positions 1 and 2.
+    /// let cols = Compressed::<u32>::from_raw(3, vec![0, 1, 3], vec![1, 0, 2])?;
+    /// assert_eq!((cols.pos_bounds(1), cols.pos_access(2)), ((1, 3), 2));
+    /// let a = Csr::from_levels(&[2, 3], (Dense::new(2), cols), vec![1.0, 2.0, 3.0])?;
+    /// assert_eq!(a.nnz(), 3);
+    /// // A column outside the level's size: refused.
+    /// assert!(Compressed::<u32>::from_raw(3, vec![0, 1, 3], vec![1, 0, 3]).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     #[inline]
     pub fn from_raw(size: usize, pos: Vec<I>, crd: Vec<I>) -> Result<Self, Error> {
         validate_raw::<I, P>(size, &pos, &crd)?;

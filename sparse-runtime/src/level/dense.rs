@@ -28,6 +28,14 @@ pub struct Dense {
 
 impl Dense {
     /// A dense level over coordinates `0..size`.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let rows = Dense::new(3);
+    /// // Coordinate 2 under parent position 1 is position 1 * 3 + 2.
+    /// assert_eq!((rows.size(), rows.locate(1, 2)), (3, 5));
+    /// ```
     #[inline]
     pub fn new(size: usize) -> Dense {
         Dense { size }

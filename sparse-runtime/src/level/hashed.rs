@@ -79,6 +79,18 @@ impl<I: Index> Hashed<I> {
     /// every coordinate is reachable from its home bucket by linear probing.
     /// The parent position count `crd.len() / width` is checked when the
     /// tensor is assembled. Errors report level 0.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // Four buckets; 5 sits in its home bucket 5 % 4 = 1, 2 in bucket 2.
+    /// let table = Hashed::<u32>::from_raw(8, 4, vec![u32::MAX, 5, 2, u32::MAX])?;
+    /// let h = HashVec::from_levels(&[8], (table,), vec![0.0, 1.5, 2.5, 0.0])?;
+    /// assert_eq!(h.entries(), vec![(vec![2], 2.5), (vec![5], 1.5)]);
+    /// // 6's home bucket is 2, empty: probing from it would never reach bucket 0.
+    /// assert!(Hashed::<u32>::from_raw(8, 4, vec![6, u32::MAX, u32::MAX, u32::MAX]).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_raw(size: usize, width: usize, crd: Vec<I>) -> Result<Self, Error> {
         let level = Self::from_parts(size, width, crd);
         level.check_table()?;

@@ -59,6 +59,18 @@ impl<I: Index, P: Markers> Singleton<I, P> {
     /// `crd < size`. Ordering relative to the parent's runs and
     /// `crd.len()` against the parent's position count are checked when
     /// the tensor is assembled. Errors report level 0.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // COO's columns, one per entry, below a non-unique level of rows: [0 1 0; 2 0 3].
+    /// let rows = CompressedNonUnique::<u32>::from_raw(2, vec![0, 3], vec![0, 1, 1])?;
+    /// let cols = Singleton::<u32>::from_raw(3, vec![1, 0, 2])?;
+    /// let a = Coo::from_levels(&[2, 3], (rows, cols), vec![1.0, 2.0, 3.0])?;
+    /// assert_eq!(a.to_dense(), vec![0.0, 1.0, 0.0, 2.0, 0.0, 3.0]);
+    /// assert!(Singleton::<u32>::from_raw(3, vec![1, 0, 5]).is_err()); // 5 is not below 3
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     #[inline]
     pub fn from_raw(size: usize, crd: Vec<I>) -> Result<Self, Error> {
         let size_i = fits::<I>(size)?;

@@ -48,6 +48,16 @@ impl<I: Index> Slotted<I> {
     /// is below `size` or padding. The length against the parent's
     /// positions and the order within each parent's slots are checked when
     /// the tensor is assembled. Errors report level 0.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // [1 0 2; 0 3 0] in two slots per row, the last one empty.
+    /// let slots = Slotted::<u32>::from_raw(3, 2, vec![0, 2, 1, u32::MAX])?;
+    /// let a = Ell::from_levels(&[2, 3], (Dense::new(2), slots), vec![1.0, 2.0, 3.0, 0.0])?;
+    /// assert_eq!(a.nnz(), 3); // the empty slot stores nothing
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
     pub fn from_raw(size: usize, width: usize, crd: Vec<I>) -> Result<Self, Error> {
         let level = Self { size, width, crd };
         level.check_coordinates()?;

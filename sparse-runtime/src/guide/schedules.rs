@@ -1,0 +1,186 @@
+//! Schedules: `#[schedule(...)]` chooses how a kernel computes, never what.
+//!
+//! A schedule is an attribute on a kernel inside `sparse_kernel!`, holding directives
+//! separated by commas, each at most once. The macro removes it (rustc never sees it). A
+//! directive that cannot be honoured (an order no format admits, a variable the kernel does
+//! not have, a workspace for an output written in place) is a compile error at the
+//! directive, saying why: none is ever ignored.
+//!
+//! | directive | effect |
+//! |---|---|
+//! | `order(i, k, j)` | the listed loops nest in this order, outermost first, in every loop nest of the kernel; unlisted variables go where the compiler puts them |
+//! | `workspace(v)`, `workspace(v, dense)`, `workspace(v, hash)` | the sparse output's levels from the one storing `v` down are computed in a workspace; the levels above it are appended by the outer loops |
+//! | `compute(name)` | also emit `name`, a compute-only variant that writes only the values into an output this kernel assembled |
+//! | `convert(never)` | forbid implicit conversions of operands: the compile error names the conversion to make before the call |
+//!
+//! # `order`
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     // Row i of c as a combination of the rows of b: the loop over k outside the one over j.
+//!     #[schedule(order(i, k, j))]
+//!     fn spmm_rows(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) {
+//!         c(i, j) = a(i, k) * b(k, j)
+//!     }
+//!     // Inner products: every c(i, j) summed over k in the innermost loop.
+//!     #[schedule(order(i, j, k))]
+//!     fn spmm_dots(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) {
+//!         c(i, j) = a(i, k) * b(k, j)
+//!     }
+//! }
+//!
+//! let a = Csr::<f64>::from_entries(&[2, 3], [([0, 0], 1.0), ([1, 2], 2.0)])?;
+//! let b = Dense2::from_vec(3, 2, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+//! let (mut c1, mut c2) = (Dense2::zeros(2, 2), Dense2::zeros(2, 2));
+//! spmm_rows(&mut c1, &a, &b)?;
+//! spmm_dots(&mut c2, &a, &b)?;
+//! assert_eq!(c1.as_slice(), &[1.0, 2.0, 10.0, 12.0]);
+//! assert_eq!(c1, c2);
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
+//! An order against a format's storage is refused: with `b` in CSR, `order(i, k, j)` for
+//! `c(i, k) = a(i, j) * b(j, k)` gives
+//! `` no loop order traverses `b` (Csr<f64>) in its storage order `` with the help
+//! `` store `b` as `Csc<f64>` ``, and
+//! `` no loop nest of `inner_products` can run its loops in the order `i`, `k`, `j` `` at the
+//! directive.
+//!
+//! # `workspace`
+//!
+//! Without a directive the compiler uses a workspace only where no order appends the output
+//! directly, at the deepest level that works, dense for one workspace level and hash for
+//! more. The directive puts it where you say: `workspace(k)` for `c(i, k)` keeps the rows
+//! appended by the loop over `i` and accumulates each row in the workspace. A *dense*
+//! workspace is an array as long as the row with a list of the touched coordinates; a
+//! *hash* workspace holds only the touched coordinates, for rows far sparser than the
+//! matrix is wide.
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     #[schedule(workspace(k, hash))]
+//!     fn spgemm_hash(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+//!         c(i, k) = a(i, j) * b(j, k)
+//!     }
+//!     #[schedule(workspace(k, dense))]
+//!     fn spgemm_dense(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+//!         c(i, k) = a(i, j) * b(j, k)
+//!     }
+//!     // y = Aᵀ x into a sparse vector: the whole output in one workspace.
+//!     #[schedule(workspace(j))]
+//!     fn spmv_t(y: &mut SparseVec<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+//!         y(j) = a(i, j) * x(i)
+//!     }
+//! }
+//!
+//! let a = Csr::<f64>::from_entries(&[3, 3], [([0, 2], 1.0), ([1, 0], 2.0), ([2, 1], 3.0)])?;
+//! let (mut h, mut d) = (Csr::new(&[3, 3])?, Csr::new(&[3, 3])?);
+//! spgemm_hash(&mut h, &a, &a)?;
+//! spgemm_dense(&mut d, &a, &a)?;
+//! assert_eq!(h.entries(), vec![(vec![0, 1], 3.0), (vec![1, 2], 2.0), (vec![2, 0], 6.0)]);
+//! assert_eq!(h, d);
+//!
+//! let mut y = SparseVec::new(&[3])?;
+//! spmv_t(&mut y, &a, &Dense1::from_vec(vec![1.0, 0.0, 1.0]))?;
+//! assert_eq!(y.entries(), vec![(vec![0], 0.0), (vec![1], 3.0), (vec![2], 1.0)]);
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
+//! (The explicit zero at `0` of `y` is `a(1, 0) * x(1)`: computed, so stored; see
+//! [`sparse_outputs`](super::sparse_outputs).)
+//!
+//! # `compute`
+//!
+//! An iterative method whose matrices keep their patterns while their values change need
+//! not assemble the output's pattern on every call (taco's assemble/compute split).
+//! `#[schedule(compute(name))]` emits a second function, `name`, with the same parameters,
+//! that runs the same loops but only stores values, in order, into the pattern the kernel
+//! assembled.
+//!
+//! Every tensor structure carries a number no other structure has (kept by clones and by
+//! [`vals_mut`](crate::Tensor::vals_mut), new whenever levels are built). The kernel
+//! records its own identity and its operands' numbers in the output it assembles, and the
+//! compute-only variant checks them first: an output this kernel did not assemble, or
+//! assembled for operands whose patterns have since been rebuilt, is
+//! `Err(`[`Error::NotAssembled`](crate::Error::NotAssembled)`)` and is left unchanged,
+//! never values stored at the wrong coordinates. A compute-only variant needs an assembled
+//! output assigned by `=`: a dense or hash output, or `+=`, is refused at the directive.
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     #[schedule(compute(add_values))]
+//!     fn add(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+//!         c(i, j) = a(i, j) + b(i, j)
+//!     }
+//! }
+//!
+//! let mut a = Csr::<f64>::from_entries(&[2, 2], [([0, 0], 1.0), ([1, 1], 2.0)])?;
+//! let b = Csr::<f64>::from_entries(&[2, 2], [([0, 1], 5.0)])?;
+//! let mut c = Csr::new(&[2, 2])?;
+//!
+//! // Not assembled by `add` yet: refused, c unchanged.
+//! assert!(matches!(add_values(&mut c, &a, &b), Err(Error::NotAssembled { .. })));
+//!
+//! add(&mut c, &a, &b)?; // the pattern and the values
+//! for step in 1..=3 {
+//!     a.vals_mut()[1] = step as f64; // same pattern, new values
+//!     add_values(&mut c, &a, &b)?; // the values only
+//! }
+//! assert_eq!(c.entries(), vec![(vec![0, 0], 1.0), (vec![0, 1], 5.0), (vec![1, 1], 3.0)]);
+//!
+//! // A rebuilt operand has a new pattern: call `add` again first.
+//! let a2 = a.pruned()?;
+//! assert!(add_values(&mut c, &a2, &b).is_err());
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
+//! # `convert(never)`
+//!
+//! A kernel that reads an operand against its storage order may convert it on every call
+//! (see [`loop_orders`](super::loop_orders#when-no-single-order-exists)). `convert(never)`
+//! forbids that, and forbids computing the whole output in a workspace; the kernel then
+//! either has an order without them or is a compile error that names the conversion to
+//! make before the call:
+//!
+//! ```compile_fail
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     // error: no loop order traverses `c` (Csr<f64>) in its storage order, and
+//!     // `convert(never)` forbids converting it
+//!     // help: convert it before the call, `let c: Csc<_> = c.convert()?;`
+//!     // (sparse_runtime::convert), and pass that; or remove `convert(never)`
+//!     #[schedule(convert(never))]
+//!     fn plus_transpose(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csr<f64>) {
+//!         a(i, j) = b(i, j) + c(j, i)
+//!     }
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! Following the help: the kernel takes the operand in the format the loops need, and the
+//! caller converts it once.
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     #[schedule(convert(never))]
+//!     fn plus_transpose(a: &mut Csr<f64>, b: &Csr<f64>, c: &Csc<f64>) {
+//!         a(i, j) = b(i, j) + c(j, i)
+//!     }
+//! }
+//!
+//! let b = Csr::<f64>::from_entries(&[2, 2], [([0, 1], 1.0)])?;
+//! let c: Csc<f64> = b.convert()?; // once, before any number of calls
+//! let mut a = Csr::new(&[2, 2])?;
+//! plus_transpose(&mut a, &b, &c)?;
+//! assert_eq!(a.entries(), vec![(vec![0, 1], 1.0), (vec![1, 0], 1.0)]);
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
