@@ -250,11 +250,13 @@ USAGE:
     sparse-kernel [OPTIONS] --file PATH          (PATH `-` reads standard input)
 
 THE STATEMENT
-    As in a sparse_kernel! body: `y(i) = A(i,j) * x(j)`, `C(i,j) += A(i,k) * B(k,j)`.
-    The CLI writes the function around it: the tensor on the left is the `&mut` output,
-    every other tensor a `&` input, in the order they appear; a bare identifier on the right
-    is a scalar parameter (`alpha: f64`), a bare identifier on the left a scalar output
-    (`out: &mut f64`).
+    As in a sparse_kernel! body: `y(i) = A(i,j) * x(j)`, `C(i,j) += A(i,k) * B(k,j)`, or
+    several statements separated by `;` with `let` temporaries
+    (`let rho = r(i) * r(i); y(i) = rho * x(i)`). The CLI writes the function around it:
+    a tensor on the left is a `&mut` output, every other tensor a `&` input, in the order
+    they appear; a bare identifier on the right is a scalar parameter (`alpha: f64`), one on
+    the left a scalar output (`out: &mut f64`). --graph, --lattice and --ir explain each
+    statement in turn.
 
 OPTIONS
     -f, --format NAME:FORMAT   the format of tensor NAME; one per tensor of the statement

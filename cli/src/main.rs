@@ -236,8 +236,23 @@ fn compile_and_print(text: &str, views: &[View], options: &Options) -> Result<St
     let (items, mut errors) = parse_kernels(tokens.clone()).map_err(kernels)?;
     let mut compiled = Vec::new();
     for item in &items {
-        match sparse_core::compile(item) {
-            Ok(c) => compiled.push(c),
+        // A kernel of several statements is compiled one statement at a time; each is
+        // explained on its own.
+        let result = if sparse_core::sequence::is_sequence(item) {
+            sparse_core::compile_sequence(item).map(|(_, steps)| steps)
+        } else {
+            sparse_core::compile(item).map(|c| vec![c])
+        };
+        match result {
+            Ok(steps) => {
+                let count = steps.len();
+                compiled.extend(steps.into_iter().enumerate().map(|(n, c)| {
+                    let label = (count > 1).then(|| {
+                        format!("statement {} of {count} of `{}`\n", n + 1, item.sig.ident)
+                    });
+                    (label, c)
+                }))
+            }
             Err(e) => errors.extend(Diagnostic::from_syn(e)),
         }
     }
@@ -246,7 +261,11 @@ fn compile_and_print(text: &str, views: &[View], options: &Options) -> Result<St
     }
     let prints = options.prints;
     let explain = |f: fn(&sparse_core::Compiled) -> String| -> String {
-        compiled.iter().map(f).collect::<Vec<_>>().join("\n")
+        compiled
+            .iter()
+            .map(|(label, c)| format!("{}{}", label.as_deref().unwrap_or(""), f(c)))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     let mut sections: Vec<(&str, String)> = Vec::new();
     if prints.source {
@@ -299,7 +318,7 @@ fn parse_kernels(
 ) -> Result<(Vec<syn::ItemFn>, Vec<Diagnostic>), Vec<Diagnostic>> {
     use sparse_core::limits;
     limits::check_nesting(&tokens).map_err(Diagnostic::from_syn)?;
-    let file: syn::File = syn::parse2(tokens).map_err(Diagnostic::from_syn)?;
+    let file: syn::File = syn::parse2(tokens).map_err(Diagnostic::from_parse)?;
     let mut items = Vec::new();
     let mut errors = Vec::new();
     for item in file.items {

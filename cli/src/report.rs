@@ -67,6 +67,20 @@ impl Diagnostic {
             .map(|e| Diagnostic::new(e.span(), e.to_string()))
             .collect()
     }
+
+    /// The errors of parsing the input: one at no place in it is at its end (syn reports
+    /// what it expected at the end of the input at the call site).
+    pub fn from_parse(error: syn::Error) -> Vec<Diagnostic> {
+        let mut all = Diagnostic::from_syn(error);
+        for d in &mut all {
+            if let Place::Span(span) = d.place {
+                if span.source_text().is_none() {
+                    d.place = Place::End;
+                }
+            }
+        }
+        all
+    }
 }
 
 /// A range of lines of the parsed text, shown under a name with its own line numbers (the

@@ -27,7 +27,7 @@ pub fn names(statement: &str) -> Result<Vec<Name>, Vec<Diagnostic>> {
     sparse_core::limits::check_nesting(&tokens).map_err(Diagnostic::from_syn)?;
     let stmts = syn::Block::parse_within
         .parse2(tokens)
-        .map_err(Diagnostic::from_syn)?;
+        .map_err(Diagnostic::from_parse)?;
     let mut walk = Walk::default();
     for stmt in &stmts {
         match stmt {

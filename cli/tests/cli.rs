@@ -631,3 +631,60 @@ fn kernels_read_from_a_file_or_standard_input() {
         "{graph}"
     );
 }
+
+#[test]
+fn kernels_of_several_statements() {
+    let args = [
+        "let rho = r(i) * r(i); y(i) = rho * x(i)",
+        "-f",
+        "r:dense",
+        "-f",
+        "x:dense",
+        "-f",
+        "y:dense",
+    ];
+    let source = ok(&[&args[..], &["--source"]].concat());
+    assert_eq!(
+        source,
+        "fn kernel(r: &Dense1<f64>, y: &mut Dense1<f64>, x: &Dense1<f64>) {\nlet rho = r(i) * r(i); y(i) = rho * x(i)\n}\n"
+    );
+    assert_eq!(ok(&args), expansion(&source));
+    let graph = ok(&[&args[..], &["--graph"]].concat());
+    assert!(
+        graph.starts_with(
+            "statement 1 of 2 of `kernel`\nkernel `kernel`: rho = sum_i(r(i) * r(i))\n"
+        ),
+        "{graph}"
+    );
+    assert!(
+        graph.contains("\nstatement 2 of 2 of `kernel`\nkernel `kernel`: y(i) = rho * x(i)\n"),
+        "{graph}"
+    );
+    // The sequence's diagnostics, underlined; a `let` missing its `;` at the end.
+    let early = run(&[
+        "y(i) = rho * x(i); let rho = x(i) * x(i);",
+        "-f",
+        "x:dense",
+        "-f",
+        "y:dense",
+    ]);
+    assert_eq!(early.status, 1);
+    assert!(
+        early.stderr.starts_with("error: the temporary `rho` is used before it is defined\n --> <statement>:1:8\n  |\n1 | y(i) = rho * x(i); let rho = x(i) * x(i);\n  |        ^^^\n"),
+        "{}",
+        early.stderr
+    );
+    let open = run(&[
+        "y(i) = x(i); let rho = x(i) * x(i)",
+        "-f",
+        "x:dense",
+        "-f",
+        "y:dense",
+    ]);
+    assert_eq!(open.status, 1);
+    assert!(
+        open.stderr.starts_with("error: expected `;`\n --> <statement>:1:35\n  |\n1 | y(i) = x(i); let rho = x(i) * x(i)\n  |                                   ^\n"),
+        "{}",
+        open.stderr
+    );
+}
