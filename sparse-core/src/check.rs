@@ -357,7 +357,9 @@ fn is_compound_assign(op: &syn::BinOp) -> bool {
     )
 }
 
-/// Float literals need a float value type.
+/// Float literals need a float value type. Over a value type that is not a primitive number,
+/// a literal is converted at run time by `FromPrimitive` (`sparse_runtime::Value`'s
+/// "Literals"): it must be unsuffixed, and an integer must fit `u128`.
 fn check_literals(expr: &Expr, value_type: &syn::Type, diags: &mut Diagnostics) {
     match expr {
         Expr::Literal(Literal {
@@ -370,10 +372,34 @@ fn check_literals(expr: &Expr, value_type: &syn::Type, diags: &mut Diagnostics) 
             ),
             "write an integer literal",
         ),
-        Expr::Literal(Literal { lit }) if !is_primitive(value_type) => diags.error(
-            lit.span(),
-            "literals need a primitive value type (f32, f64, i32, ...)",
-        ),
+        Expr::Literal(Literal { lit }) if !is_primitive(value_type) => {
+            let (suffix, fits) = match lit {
+                syn::Lit::Int(i) => (i.suffix(), i.base10_parse::<u128>().is_ok()),
+                syn::Lit::Float(f) => (
+                    f.suffix(),
+                    f.base10_parse::<f64>().is_ok_and(f64::is_finite),
+                ),
+                _ => ("", true),
+            };
+            let ty = value_type.to_token_stream();
+            if !suffix.is_empty() {
+                diags.error_help(
+                    lit.span(),
+                    format!("suffixed literal in a kernel over `{ty}`"),
+                    format!(
+                        "drop the suffix `{suffix}`: a literal is converted to `{ty}` by \
+                         `num_traits::FromPrimitive` from its value"
+                    ),
+                );
+            } else if !fits {
+                diags.error_help(
+                    lit.span(),
+                    format!("literal too large to convert to `{ty}`"),
+                    "a literal is converted from a `u128` or an `f64`; \
+                     pass a larger constant as a scalar parameter",
+                );
+            }
+        }
         Expr::Neg(e) | Expr::Sum(_, e) => check_literals(e, value_type, diags),
         Expr::Binary(_, l, r) => {
             check_literals(l, value_type, diags);

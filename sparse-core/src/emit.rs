@@ -11,7 +11,7 @@ use crate::format::Borrow;
 use crate::ir::{visit_locals, Assign, Expr, Local, Op, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
-use crate::signature::{is_float, is_unsigned};
+use crate::signature::{is_float, is_primitive, is_unsigned};
 use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::HashSet;
@@ -622,10 +622,21 @@ impl Emitter<'_> {
             }
             Stmt::Assign(target, op, value) => {
                 let target = self.lvalue(target);
-                let value = self.expr(value, 0);
                 match op {
-                    Assign::Set => quote! { #target = #value; },
-                    Assign::Add => quote! { #target += #value; },
+                    Assign::Set => {
+                        let value = self.expr(value, 0);
+                        quote! { #target = #value; }
+                    }
+                    // `Value` asks for `Add`, not `AddAssign`: over a value type that is not a
+                    // primitive number, an accumulation is spelled out.
+                    Assign::Add if !is_primitive(&self.kernel.value_type) => {
+                        let value = self.expr(value, prec(Op::Add) + 1);
+                        quote! { #target = #target + #value; }
+                    }
+                    Assign::Add => {
+                        let value = self.expr(value, 0);
+                        quote! { #target += #value; }
+                    }
                 }
             }
             Stmt::For(v, lo, hi, body) => {
@@ -829,8 +840,13 @@ impl Emitter<'_> {
         }
     }
 
-    /// A literal typed as the kernel's value type (`2` in an `f64` kernel is `2f64`).
+    /// A literal typed as the kernel's value type (`2` in an `f64` kernel is `2f64`), or
+    /// converted to it by `FromPrimitive` if it is not a primitive number
+    /// ([`converted_literal`](Self::converted_literal)).
     fn literal(&self, lit: &syn::Lit) -> TokenStream {
+        if !is_primitive(&self.kernel.value_type) {
+            return self.converted_literal(lit);
+        }
         let ty = self.kernel.value_type.to_token_stream().to_string();
         let (digits, suffix) = match lit {
             syn::Lit::Int(i) => (i.base10_digits().to_string(), i.suffix().to_string()),
@@ -853,6 +869,56 @@ impl Emitter<'_> {
             Err(_) => lit.into_token_stream(),
         }
     }
+}
+
+impl Emitter<'_> {
+    /// `<V as Literal>::float(2.5f64, "2.5")` (or `::integer(2u128, "2")`): the literal
+    /// converted by `num_traits::FromPrimitive` (check has refused suffixes, integers
+    /// beyond `u128` and floats beyond `f64`). Spanned at the literal, where rustc reports a value type without
+    /// `FromPrimitive`; constant-folded by LLVM for any conversion it can see through.
+    fn converted_literal(&self, lit: &syn::Lit) -> TokenStream {
+        let v = &self.kernel.value_type;
+        let (value, method, text) = match lit {
+            syn::Lit::Int(i) => (
+                Literal::u128_suffixed(i.base10_parse().unwrap_or(0)),
+                quote!(integer),
+                i.base10_digits().to_string(),
+            ),
+            syn::Lit::Float(f) => (
+                match f.base10_parse::<f64>() {
+                    Ok(x) if x.is_finite() => Literal::f64_suffixed(x),
+                    // Refused by check (`f64_suffixed` would panic on infinity).
+                    _ => return lit.into_token_stream(),
+                },
+                quote!(float),
+                f.base10_digits().to_string(),
+            ),
+            other => return other.into_token_stream(),
+        };
+        // Located at the literal (resolved where written), so that rustc's error for a type
+        // without `FromPrimitive` points at the literal rather than at the signature.
+        let v = located_at(v.to_token_stream(), lit.span());
+        quote_spanned! {lit.span()=>
+            <#v as ::sparse_runtime::__private::Literal>::#method(#value, #text)
+        }
+    }
+}
+
+/// `tokens` reported at `at`, each keeping its own name resolution.
+fn located_at(tokens: TokenStream, at: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let TokenTree::Group(g) = &t {
+                let mut inner = Group::new(g.delimiter(), located_at(g.stream(), at));
+                inner.set_span(g.span().located_at(at));
+                t = TokenTree::Group(inner);
+            } else {
+                t.set_span(t.span().located_at(at));
+            }
+            t
+        })
+        .collect()
 }
 
 fn group(delimiter: Delimiter, tokens: Vec<TokenTree>) -> TokenTree {

@@ -405,6 +405,16 @@ pub use tensor::Tensor;
 pub use value::Value;
 pub use view::{Dense2View, Dense2ViewMut, Dense3View, Dense3ViewMut};
 
+/// The [`num_complex`](https://docs.rs/num-complex) crate, whose `Complex<f32>` and
+/// `Complex<f64>` are value types of every kernel that needs no ordering (see [`Value`]), and
+/// what [`io`] reads Matrix Market `complex` files into.
+pub use num_complex;
+
+/// The [`num_traits`](https://docs.rs/num-traits) crate, whose `Num` a [`Value`] implements
+/// and whose `FromPrimitive` converts a kernel's literals over a value type that is not a
+/// primitive number.
+pub use num_traits;
+
 /// Everything a user of `sparse_kernel!` needs in scope.
 pub mod prelude {
     pub use crate::convert::{Source, Target};
@@ -425,6 +435,7 @@ pub mod __private {
     pub use crate::reorder::Reordered;
     pub use crate::slice::{DenseSlice, DenseSliceMut};
     pub use crate::update::Update;
+    pub use crate::value::Literal;
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;
