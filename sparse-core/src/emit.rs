@@ -705,7 +705,7 @@ impl Emitter<'_> {
     fn precedence(&self, e: &Expr) -> u8 {
         match e {
             Expr::Binary(op, ..) => prec(*op),
-            Expr::Neg(_) if is_unsigned(&self.kernel.value_type) => prec(Op::Sub),
+            Expr::Neg(_) if self.negates_by_subtraction() => prec(Op::Sub),
             Expr::Neg(_) | Expr::Not(_) | Expr::Index(..) | Expr::Deref(_) => PREC_UNARY,
             Expr::Select(..) => 0,
             _ => PREC_ATOM,
@@ -774,8 +774,10 @@ impl Emitter<'_> {
                 push(out, op_tokens(*op));
                 self.write(b, p + 1, out);
             }
-            Expr::Neg(a) if is_unsigned(&self.kernel.value_type) => {
-                // Unsigned types have no `Neg`; `0 - a` keeps Rust's overflow semantics.
+            Expr::Neg(a) if self.negates_by_subtraction() => {
+                // Unsigned types have no `Neg`; `0 - a` keeps Rust's overflow semantics. Nor
+                // does `Value` ask for `Neg` (`num_traits::Num` has `Sub`), so other types that
+                // are not primitive numbers negate the same way.
                 self.write(&Expr::Value(ValueConst::Zero), PREC_ATOM, out);
                 push(out, quote!(-));
                 self.write(a, prec(Op::Sub) + 1, out);
@@ -872,6 +874,13 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// Whether `-a` is emitted as `0 - a`: over unsigned integers and value types that are
+    /// not primitive numbers (`sparse_runtime::Value` asks for `Sub`, not `Neg`).
+    fn negates_by_subtraction(&self) -> bool {
+        let v = &self.kernel.value_type;
+        is_unsigned(v) || !is_primitive(v)
+    }
+
     /// `<V as Literal>::float(2.5f64, "2.5")` (or `::integer(2u128, "2")`): the literal
     /// converted by `num_traits::FromPrimitive` (check has refused suffixes, integers
     /// beyond `u128` and floats beyond `f64`). Spanned at the literal, where rustc reports a value type without

@@ -27,7 +27,7 @@ pub enum Passing {
 pub enum ParamKind {
     /// A tensor of a known format.
     Tensor(Format),
-    /// A primitive scalar.
+    /// A scalar: a primitive number, or the value type of the kernel's tensors.
     Scalar,
 }
 
@@ -84,14 +84,47 @@ fn type_name(ty: &Type) -> Option<String> {
 }
 
 /// Reads every parameter; unreadable ones are reported and skipped.
+///
+/// A parameter whose type is a path naming no format (`alpha: Complex64`, `out: &mut Mod7`)
+/// is a scalar if that type is the value type of the first tensor parameter, as written:
+/// value types other than primitive numbers are known only from the tensors. Otherwise it
+/// is an unknown tensor type, reported with the formats that exist.
 pub fn read_params(sig: &syn::Signature, diags: &mut Diagnostics) -> Vec<Param> {
-    sig.inputs
+    let read: Vec<(Param, bool)> = sig
+        .inputs
         .iter()
         .filter_map(|arg| read_param(arg, diags))
+        .collect();
+    let value_type = read.iter().find_map(|(p, _)| match p.kind {
+        ParamKind::Tensor(_) => Some(p.value_type.to_token_stream().to_string()),
+        ParamKind::Scalar => None,
+    });
+    read.into_iter()
+        .filter_map(|(param, names_no_format)| {
+            let scalar = !names_no_format
+                || value_type.as_deref() == Some(&param.inner.to_token_stream().to_string());
+            if !scalar {
+                unknown_type(&param.inner, diags);
+            }
+            scalar.then_some(param)
+        })
         .collect()
 }
 
-fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
+/// Whether `ty` is a path that names no format: a scalar of a value type that is not a
+/// primitive number, or a misspelled format.
+fn names_no_format(ty: &Type) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    path.path.segments.last().is_some_and(|segment| {
+        segment.ident != "Tensor" && !ALIASES.iter().any(|a| segment.ident == a.name)
+    }) && !is_primitive(ty)
+}
+
+/// A parameter, and whether its type names no format ([`names_no_format`]; then it is
+/// read as a scalar, which [`read_params`] confirms or reports).
+fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<(Param, bool)> {
     let FnArg::Typed(pat_type) = arg else {
         diags.error(
             arg.span(),
@@ -129,8 +162,13 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         other => (Passing::Value, other),
     };
     let type_span = pat_type.ty.span();
-    let (kind, value_type) = read_type(inner, diags)?;
-    Some(Param {
+    let other = names_no_format(inner);
+    let (kind, value_type) = if other {
+        (ParamKind::Scalar, inner.clone())
+    } else {
+        read_type(inner, diags)?
+    };
+    let param = Param {
         name: pat.ident.clone(),
         kind,
         passing,
@@ -138,7 +176,8 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<Param> {
         type_span,
         ty: (*pat_type.ty).clone(),
         inner: inner.clone(),
-    })
+    };
+    Some((param, other))
 }
 
 /// Looks through the invisible groups a `macro_rules!` `$t:ty` fragment arrives in.
