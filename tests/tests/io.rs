@@ -814,7 +814,7 @@ const MALFORMED: &[(&str, usize, &str)] = &[
     (
         "complex.mtx",
         1,
-        "complex values are not supported: a tensor's value type must be `PartialOrd` (the `Value` trait), which complex numbers are not",
+        "a `complex` file is read into a tensor of `num_complex::Complex<f64>` or `Complex<f32>` values, not `f64`",
     ),
     (
         "bad_size_line.mtx",

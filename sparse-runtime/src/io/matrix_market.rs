@@ -4,11 +4,14 @@
 
 use super::chunks::{self, Bytes, CHUNK, MIN_CHUNKS};
 use super::parse::{check_index, is_real, parse_count, parse_error, parse_index};
-use super::parse::{parse_negated, parse_value};
+use super::parse::{check_writable, complex_parts, is_complex};
+use super::parse::{negated_text, parse_negated, parse_value};
 use super::parse::{show, Lines};
 use super::{read_all, read_file, write_file, Entries, FromEntries, Sink};
 use super::{ToEntries, WRITER};
 use crate::{Error, Value};
+use num_complex::Complex;
+use std::any::Any;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -41,6 +44,9 @@ enum Field {
     Integer,
     /// `pattern`: no value, each entry is one.
     Pattern,
+    /// `complex`: two fields per value, the real and the imaginary part, read into
+    /// `Complex<f64>` or `Complex<f32>` values.
+    Complex,
 }
 
 /// Which entries the file stores.
@@ -48,11 +54,14 @@ enum Field {
 enum Symmetry {
     /// Every entry.
     General,
-    /// The lower triangle, diagonal included; `a(j, i) = a(i, j)` (also `hermitian`, as
+    /// The lower triangle, diagonal included; `a(j, i) = a(i, j)` (also `hermitian` when
     /// the values are real).
     Symmetric,
     /// The strictly lower triangle; `a(j, i) = -a(i, j)`, the diagonal zero.
     SkewSymmetric,
+    /// `hermitian` with complex values: the lower triangle, diagonal included;
+    /// `a(j, i) = conj(a(i, j))`, the diagonal real.
+    Hermitian,
 }
 
 /// The banner's contents.
@@ -66,23 +75,26 @@ struct Header {
 /// Reads the Matrix Market file at `path` into any format (`Csr<f64>`, `Coo<i64>`,
 /// `Dia<f32>`, [`Entries`], ...).
 ///
-/// Reads `coordinate` and `array` files whose field is `real`, `double`, `integer` or
-/// `pattern` (each entry one) and whose symmetry is `general`, `symmetric`,
+/// Reads `coordinate` and `array` files whose field is `real`, `double`, `integer`,
+/// `pattern` (each entry one) or `complex` (a real and an imaginary part per value, into
+/// a tensor of [`Complex<f64>`](crate::num_complex::Complex) or `Complex<f32>`, which
+/// also read every other field) and whose symmetry is `general`, `symmetric`,
 /// `skew-symmetric` or `hermitian` (for real values, the same as symmetric). Symmetric
 /// files are expanded: each entry off the diagonal is also stored mirrored (negated
-/// for skew-symmetric). An `array` file gives every component as a stored entry, zeros
-/// included. Repeated coordinates are summed. The banner's words are matched without
-/// regard to case; `%` comment lines and blank lines may appear anywhere after the
-/// banner.
+/// for skew-symmetric, conjugated for hermitian). An `array` file gives every component
+/// as a stored entry, zeros included. Repeated coordinates are summed. The banner's
+/// words are matched without regard to case; `%` comment lines and blank lines may appear
+/// anywhere after the banner.
 ///
 /// Errors: [`Error::Io`] if the file cannot be read; [`Error::Parse`] naming the file and
 /// line for any defect: a missing or malformed banner, an unknown or unsupported
-/// format, field (`complex`: no [`Value`] can hold it) or symmetry, a malformed size
-/// line, a line with the wrong number of fields, an index that is 0, out of range or
-/// not an integer, a value the value type cannot hold, more or fewer entries than the
-/// size line declares, an entry above the diagonal of a symmetric file, a nonzero
-/// diagonal in a skew-symmetric one; and the format's own construction errors (a shape
-/// its index type cannot hold). Nothing is built on error.
+/// format, field (`complex` into a value type other than `Complex<f64>` or `Complex<f32>`)
+/// or symmetry, a malformed size line, a line with the wrong number of fields, an index
+/// that is 0, out of range or not an integer, a value the value type cannot hold, more or
+/// fewer entries than the size line declares, an entry above the diagonal of a symmetric
+/// file, a nonzero diagonal in a skew-symmetric one, a diagonal that is not real in a
+/// hermitian one; and the format's own construction errors (a shape its index type
+/// cannot hold). Nothing is built on error.
 ///
 /// ```no_run
 /// let a: sparse_runtime::Csr<f64> = sparse_runtime::io::read_matrix_market("a.mtx")?;
@@ -148,7 +160,8 @@ pub fn write_matrix_market_to<T: ToEntries + ?Sized>(
 }
 
 /// Writes a matrix in the Matrix Market format with the given layout, as a `general`
-/// matrix whose field is `integer` if the value type holds only integers (it cannot
+/// matrix whose field is `complex` for `Complex<f64>` and `Complex<f32>` values (each
+/// written as its two parts), `integer` if the value type holds only integers (it cannot
 /// parse `0.5`) and `real` otherwise.
 ///
 /// [`Layout::Coordinate`] writes every stored entry (explicit zeros included), sorted by
@@ -158,7 +171,8 @@ pub fn write_matrix_market_to<T: ToEntries + ?Sized>(
 /// their digits.
 ///
 /// Errors: the tensor is not a matrix (`OrderMismatch`), its array has more than
-/// `usize::MAX` components (`NotRepresentable`), or writing fails ([`Error::Io`]).
+/// `usize::MAX` components or its values are of a complex type other than `Complex<f64>`
+/// and `Complex<f32>` (`NotRepresentable`), or writing fails ([`Error::Io`]).
 ///
 /// ```
 /// use sparse_runtime::prelude::*;
@@ -208,6 +222,7 @@ impl<V: Value> Body<V> {
     /// The body of `tensor` in `layout`: `OrderMismatch` if it is not a matrix,
     /// `NotRepresentable` if its array cannot be allocated.
     fn of<T: ToEntries<Value = V> + ?Sized>(tensor: &T, layout: Layout) -> Result<Self, Error> {
+        check_writable::<V>("Matrix Market `complex`")?;
         let entries = tensor.to_entry_list();
         let &[rows, cols] = entries.shape() else {
             return Err(Error::OrderMismatch {
@@ -233,21 +248,33 @@ impl<V: Value> Body<V> {
 
     /// Writes the banner, the size line and the body.
     fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let field = if is_real::<V>() { "real" } else { "integer" };
+        let field = if is_complex::<V>() {
+            "complex"
+        } else if is_real::<V>() {
+            "real"
+        } else {
+            "integer"
+        };
+        // `{:?}` of a value, or of each part of a complex one.
+        let value = |out: &mut dyn Write, v: &V| match complex_parts(v) {
+            Some((re, im)) => writeln!(out, "{re:?} {im:?}"),
+            None => writeln!(out, "{v:?}"),
+        };
         match self {
             Body::Coordinate(entries) => {
                 let [rows, cols] = [entries.shape()[0], entries.shape()[1]];
                 writeln!(out, "%%MatrixMarket matrix coordinate {field} general")?;
                 writeln!(out, "{rows} {cols} {}", entries.len())?;
                 for (c, v) in entries.iter() {
-                    writeln!(out, "{} {} {v:?}", c[0] + 1, c[1] + 1)?;
+                    write!(out, "{} {} ", c[0] + 1, c[1] + 1)?;
+                    value(out, &v)?;
                 }
             }
             Body::Array { rows, cols, dense } => {
                 writeln!(out, "%%MatrixMarket matrix array {field} general")?;
                 writeln!(out, "{rows} {cols}")?;
                 for v in dense {
-                    writeln!(out, "{v:?}")?;
+                    value(out, v)?;
                 }
             }
         }
@@ -265,6 +292,7 @@ fn read_path<V: Value>(path: &Path) -> Result<Entries<V>, Error> {
         let mut lines = Lines::new(&name, &head, 1);
         match parse_head(&mut lines) {
             Ok(head) if head.header.layout == Layout::Coordinate => {
+                check_value_type::<V>(&head, &name)?;
                 let body = (lines.offset(), len, lines.line() + 1);
                 let bytes = Bytes::File(&file);
                 if let Some(entries) = chunked_coordinates(bytes, body, head, &name, CHUNK)? {
@@ -281,6 +309,7 @@ fn read_path<V: Value>(path: &Path) -> Result<Entries<V>, Error> {
 fn parse_matrix_market<V: Value>(bytes: &[u8], name: &str) -> Result<Entries<V>, Error> {
     let mut lines = Lines::new(name, bytes, 1);
     let head = parse_head(&mut lines)?;
+    check_value_type::<V>(&head, name)?;
     match head.header.layout {
         Layout::Coordinate => {
             if bytes.len() - lines.offset() >= MIN_CHUNKS * CHUNK {
@@ -361,6 +390,7 @@ fn symmetry_name(symmetry: Symmetry) -> &'static str {
         Symmetry::General => "general",
         Symmetry::Symmetric => "symmetric",
         Symmetry::SkewSymmetric => "skew-symmetric",
+        Symmetry::Hermitian => "hermitian",
     }
 }
 
@@ -404,17 +434,14 @@ fn parse_banner(lines: &mut Lines<'_>) -> Result<Header, Error> {
         "real" | "double" => Field::Real,
         "integer" => Field::Integer,
         "pattern" => Field::Pattern,
-        "complex" => {
-            return Err(lines.error(
-                "complex values are not supported: a tensor's value type must be `PartialOrd` \
-                 (the `Value` trait), which complex numbers are not",
-            ))
-        }
+        "complex" => Field::Complex,
         other => return Err(lines.error(format!("unknown field `{other}`: expected {FIELDS}"))),
     };
     let symmetry = match words[4] {
         "general" => Symmetry::General,
-        "symmetric" | "hermitian" => Symmetry::Symmetric,
+        "symmetric" => Symmetry::Symmetric,
+        "hermitian" if field == Field::Complex => Symmetry::Hermitian,
+        "hermitian" => Symmetry::Symmetric,
         "skew-symmetric" => Symmetry::SkewSymmetric,
         other => {
             return Err(lines.error(format!("unknown symmetry `{other}`: expected {SYMMETRIES}")))
@@ -463,7 +490,7 @@ fn read_coordinate<V: Value>(
 fn mirrored(symmetry: Symmetry) -> usize {
     match symmetry {
         Symmetry::General => 1,
-        Symmetry::Symmetric | Symmetry::SkewSymmetric => 2,
+        Symmetry::Symmetric | Symmetry::SkewSymmetric | Symmetry::Hermitian => 2,
     }
 }
 
@@ -506,14 +533,19 @@ fn coordinate_lines<V: Value>(
 ) -> Result<usize, Error> {
     let (expected, what) = match header.field {
         Field::Pattern => (2, "row, column"),
-        _ => (3, "row, column, value"),
+        Field::Complex => (4, "row, column, real part, imaginary part"),
+        Field::Real | Field::Integer => (3, "row, column, value"),
     };
     let mut fields = Vec::with_capacity(8);
     let mut count = 0;
     loop {
         // An ordinary line in one pass; anything else through the general split.
         let mut ij = [0; 2];
-        let fast = lines.next_entry(&mut ij, header.field != Field::Pattern);
+        // (A complex line's two value fields always take the general split.)
+        let fast = match header.field {
+            Field::Complex => None,
+            _ => lines.next_entry(&mut ij, header.field != Field::Pattern),
+        };
         if fast.is_none() && !lines.next_data(&mut fields, b'%') {
             break;
         }
@@ -531,7 +563,7 @@ fn coordinate_lines<V: Value>(
             None if fields.len() == expected => (
                 parse_index(fields[0], "row index", shape[0]).map_err(|e| lines.error(e))?,
                 parse_index(fields[1], "column index", shape[1]).map_err(|e| lines.error(e))?,
-                fields[expected - 1],
+                fields[expected.min(3) - 1],
             ),
             None => {
                 return Err(lines.error(format!(
@@ -540,37 +572,50 @@ fn coordinate_lines<V: Value>(
                 )))
             }
         };
-        let v = match header.field {
-            Field::Pattern => V::one(),
-            _ => parse_value(value).map_err(|e| lines.error(e))?,
+        // The imaginary part of a complex line (the fast path reads no complex line).
+        let imaginary = match header.field {
+            Field::Complex => fields[3],
+            _ => &[],
         };
-        push_entry(entries, header.symmetry, i, j, v, || value).map_err(|e| lines.error(e))?;
+        let v = value_of(header.field, value, imaginary).map_err(|e| lines.error(e))?;
+        push_entry(entries, header.symmetry, i, j, v, || {
+            mirror(header, value, imaginary)
+        })
+        .map_err(|e| lines.error(e))?;
         count += 1;
     }
     Ok(count)
 }
 
 /// Stores entry `(i, j)` (0-based) of a file of symmetry `symmetry` and its mirror;
-/// `text` is the value's field, negated for a skew-symmetric mirror.
+/// `mirror` computes the mirrored value ([`mirror`]) where it differs from `v`.
 #[inline]
-fn push_entry<'a, V: Value>(
+fn push_entry<V: Value>(
     entries: &mut impl Sink<V>,
     symmetry: Symmetry,
     i: usize,
     j: usize,
     v: V,
-    text: impl FnOnce() -> &'a [u8],
+    mirror: impl FnOnce() -> Result<V, String>,
 ) -> Result<(), String> {
+    let above = |what: &str, kept: &str| {
+        format!(
+            "entry ({}, {}) lies above the diagonal, but a {what} file stores only the \
+             {kept} (row index {})",
+            i + 1,
+            j + 1,
+            if kept.starts_with("strictly") {
+                "> column index"
+            } else {
+                ">= column index"
+            }
+        )
+    };
     match symmetry {
         Symmetry::General => put(entries, [i, j], v)?,
         Symmetry::Symmetric => {
             if i < j {
-                return Err(format!(
-                    "entry ({}, {}) lies above the diagonal, but a symmetric file stores only \
-                     the lower triangle (row index >= column index)",
-                    i + 1,
-                    j + 1
-                ));
+                return Err(above("symmetric", "lower triangle"));
             }
             put(entries, [i, j], v)?;
             if i != j {
@@ -579,12 +624,7 @@ fn push_entry<'a, V: Value>(
         }
         Symmetry::SkewSymmetric => {
             if i < j {
-                return Err(format!(
-                    "entry ({}, {}) lies above the diagonal, but a skew-symmetric file stores \
-                     only the strictly lower triangle (row index > column index)",
-                    i + 1,
-                    j + 1
-                ));
+                return Err(above("skew-symmetric", "strictly lower triangle"));
             }
             if i == j {
                 if v != V::zero() {
@@ -597,15 +637,85 @@ fn push_entry<'a, V: Value>(
                 }
                 put(entries, [i, j], v)?;
             } else {
-                let mirror = if v == V::zero() {
-                    v
-                } else {
-                    parse_negated(text())?
-                };
+                let mirror = if v == V::zero() { v } else { mirror()? };
                 put(entries, [i, j], v)?;
                 put(entries, [j, i], mirror)?;
             }
         }
+        Symmetry::Hermitian => {
+            if i < j {
+                return Err(above("hermitian", "lower triangle"));
+            }
+            let conjugate = mirror()?;
+            if i == j {
+                if conjugate != v {
+                    return Err(format!(
+                        "entry ({}, {}) lies on the diagonal with the value {v:?}, but the \
+                         diagonal of a hermitian matrix is real",
+                        i + 1,
+                        j + 1
+                    ));
+                }
+                put(entries, [i, j], v)?;
+            } else {
+                put(entries, [i, j], v)?;
+                put(entries, [j, i], conjugate)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The value of an entry whose value fields are `value` and, in a `complex` file,
+/// `imaginary`.
+#[inline]
+fn value_of<V: Value>(field: Field, value: &[u8], imaginary: &[u8]) -> Result<V, String> {
+    match field {
+        Field::Pattern => Ok(V::one()),
+        Field::Real | Field::Integer => parse_value(value),
+        Field::Complex => complex_value(value, imaginary),
+    }
+}
+
+/// The mirror of an entry whose value fields are `value` and `imaginary` across the
+/// diagonal of a skew-symmetric (negated) or hermitian (conjugated) file, parsed from the
+/// negated text, so that it is exact and an unsigned or overflowing negation is an error
+/// rather than a wrap or a panic.
+fn mirror<V: Value>(header: Header, value: &[u8], imaginary: &[u8]) -> Result<V, String> {
+    match (header.field, header.symmetry) {
+        (Field::Complex, Symmetry::Hermitian) => complex_value(value, &negated_text(imaginary)),
+        (Field::Complex, _) => complex_value(&negated_text(value), &negated_text(imaginary)),
+        _ => parse_negated(value),
+    }
+}
+
+/// The complex value of the parts `re` and `im`, for `V` = `Complex<f64>` or
+/// `Complex<f32>` (the types [`check_value_type`] lets read a `complex` file).
+fn complex_value<V: Value>(re: &[u8], im: &[u8]) -> Result<V, String> {
+    let mut value: Option<V> = None;
+    let slot = &mut value as &mut dyn Any;
+    if let Some(slot) = slot.downcast_mut::<Option<Complex<f64>>>() {
+        *slot = Some(Complex::new(parse_value(re)?, parse_value(im)?));
+    } else if let Some(slot) = slot.downcast_mut::<Option<Complex<f32>>>() {
+        *slot = Some(Complex::new(parse_value(re)?, parse_value(im)?));
+    }
+    value.ok_or_else(not_complex::<V>)
+}
+
+/// The message for a `complex` file read into a value type that cannot hold it.
+#[cold]
+fn not_complex<V>() -> String {
+    format!(
+        "a `complex` file is read into a tensor of `num_complex::Complex<f64>` or \
+         `Complex<f32>` values, not `{}`",
+        std::any::type_name::<V>()
+    )
+}
+
+/// Refuses a `complex` file (banner on line 1) into a value type that is not complex.
+fn check_value_type<V: Value>(head: &Head, name: &str) -> Result<(), Error> {
+    if head.header.field == Field::Complex && !is_complex::<V>() {
+        return Err(parse_error(name, 1, not_complex::<V>()));
     }
     Ok(())
 }
@@ -642,24 +752,28 @@ fn read_array<V: Value>(
     // The first row stored in column `j`.
     let first_row = |j: usize| match header.symmetry {
         Symmetry::General => 0,
-        Symmetry::Symmetric => j,
+        Symmetry::Symmetric | Symmetry::Hermitian => j,
         Symmetry::SkewSymmetric => j + 1,
     };
     let declared = match header.symmetry {
         Symmetry::General => rows.checked_mul(cols).ok_or_else(too_many)?,
         // n (n + 1) / 2 and n (n - 1) / 2, computed without overflowing on the way.
-        Symmetry::Symmetric => {
+        Symmetry::Symmetric | Symmetry::Hermitian => {
             triangle(rows, rows.checked_add(1).ok_or_else(too_many)?).ok_or_else(too_many)?
         }
         Symmetry::SkewSymmetric => triangle(rows, rows.saturating_sub(1)).ok_or_else(too_many)?,
     };
     let what = match header.symmetry {
         Symmetry::General => "the array's",
-        Symmetry::Symmetric => "the lower triangle's",
+        Symmetry::Symmetric | Symmetry::Hermitian => "the lower triangle's",
         Symmetry::SkewSymmetric => "the strictly lower triangle's",
     };
     let mirrored = mirrored(header.symmetry);
     let mut entries = Entries::with_capacity(&shape, plausible(declared, len * 2) * mirrored);
+    let (per_line, per_line_what, a_kind) = match header.field {
+        Field::Complex => (2, "2 fields (real part, imaginary part)", "a complex"),
+        _ => (1, "1 field (value)", "an"),
+    };
     let mut fields = Vec::with_capacity(4);
     let (mut i, mut j) = (first_row(0), 0);
     let mut count = 0;
@@ -669,16 +783,19 @@ fn read_array<V: Value>(
                 "more values than the {declared} of {what} {rows} x {cols} components"
             )));
         }
-        if fields.len() != 1 {
+        if fields.len() != per_line {
             return Err(lines.error(format!(
-                "expected 1 field (value) per line of an array, found {}",
+                "expected {per_line_what} per line of {a_kind} array, found {}",
                 fields.len()
             )));
         }
-        let v = parse_value(fields[0]).map_err(|e| lines.error(e))?;
+        let (value, imaginary) = (fields[0], fields.get(1).copied().unwrap_or(&[]));
+        let v = value_of(header.field, value, imaginary).map_err(|e| lines.error(e))?;
         // `count < declared`, so (i, j) is a stored component.
-        push_entry(&mut entries, header.symmetry, i, j, v, || fields[0])
-            .map_err(|e| lines.error(e))?;
+        push_entry(&mut entries, header.symmetry, i, j, v, || {
+            mirror(header, value, imaginary)
+        })
+        .map_err(|e| lines.error(e))?;
         count += 1;
         i += 1;
         while i >= rows && j < cols {

@@ -40,8 +40,10 @@
 //! parse): a value the type cannot hold (`1.5` or `3.0` into `i32`, `-1` into `u32`,
 //! `300` into `u8`) is an error naming its line. Values are written with `{:?}`, Rust's
 //! shortest representation that reads back to the same bits, so a written file reads
-//! back bit-identical. Complex values are refused: a [`Value`] must be `PartialOrd`,
-//! which complex numbers are not, so no value type could hold them.
+//! back bit-identical. Matrix Market `complex` files are read into and written from
+//! tensors of [`Complex<f64>`](crate::num_complex::Complex) or `Complex<f32>` values (two
+//! fields per value, each part parsed and written as its float type's); in a `.tns` file
+//! such a value is one field `re+imi` (`1.5+-2.0i`), the form `Complex` itself parses.
 //!
 //! **Performance**: a large file (8 MiB or more) of entries (a `coordinate` Matrix Market
 //! file, a `.tns` file) is parsed on every core: its body is split into line-aligned

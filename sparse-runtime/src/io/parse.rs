@@ -3,6 +3,9 @@
 //! slices through the value type's own `from_str_radix`.
 
 use crate::{Error, Value};
+use num_complex::Complex;
+use std::any::Any;
+use std::fmt::Debug;
 
 /// A file's bytes read line by line, each line split into its whitespace-separated
 /// fields; knows the file's name and the current line's number for error messages.
@@ -313,24 +316,57 @@ pub(crate) fn value_error<V>(field: &[u8]) -> String {
 /// computed by parsing the negated text, so that it is exact and an unsigned or
 /// overflowing negation is an error rather than a wrap or a panic.
 pub(crate) fn parse_negated<V: Value>(field: &[u8]) -> Result<V, String> {
-    let negated_text = |rest: &[u8]| {
-        let mut text = Vec::with_capacity(rest.len() + 1);
-        text.push(b'-');
-        text.extend_from_slice(rest);
-        text
-    };
-    let parsed = match field {
-        [b'-', rest @ ..] => parse_value::<V>(rest),
-        [b'+', rest @ ..] => parse_value::<V>(&negated_text(rest)),
-        _ => parse_value::<V>(&negated_text(field)),
-    };
-    parsed.map_err(|_| {
+    parse_value::<V>(&negated_text(field)).map_err(|_| {
         format!(
             "the mirrored value -({}) of this skew-symmetric entry is not a valid {}",
             show(field),
             std::any::type_name::<V>()
         )
     })
+}
+
+/// The text of `-field`: its sign flipped (`-x` for `x` and `+x`, `x` for `-x`).
+pub(crate) fn negated_text(field: &[u8]) -> Vec<u8> {
+    match field {
+        [b'-', rest @ ..] => rest.to_vec(),
+        [b'+', rest @ ..] | rest => {
+            let mut text = Vec::with_capacity(rest.len() + 1);
+            text.push(b'-');
+            text.extend_from_slice(rest);
+            text
+        }
+    }
+}
+
+/// The parts of `v` if `V` is `Complex<f64>` or `Complex<f32>`, the complex types the
+/// writers take apart.
+pub(crate) fn complex_parts<V: Value>(v: &V) -> Option<(&dyn Debug, &dyn Debug)> {
+    let v = v as &dyn Any;
+    if let Some(c) = v.downcast_ref::<Complex<f64>>() {
+        return Some((&c.re, &c.im));
+    }
+    v.downcast_ref::<Complex<f32>>()
+        .map(|c| (&c.re as &dyn Debug, &c.im as &dyn Debug))
+}
+
+/// Whether `V` is `Complex<f64>` or `Complex<f32>`.
+pub(crate) fn is_complex<V: Value>() -> bool {
+    complex_parts(&V::zero()).is_some()
+}
+
+/// Refuses to write values of a complex type other than `Complex<f64>` and `Complex<f32>`
+/// (one whose `from_str_radix` reads `1i`), whose parts the writers cannot reach.
+pub(crate) fn check_writable<V: Value>(format: &str) -> Result<(), Error> {
+    if !is_complex::<V>() && V::from_str_radix("1i", 10).is_ok() {
+        return Err(Error::NotRepresentable {
+            detail: format!(
+                "{format} complex values are written from `num_complex::Complex<f64>` and \
+                 `Complex<f32>` only, not `{}`",
+                std::any::type_name::<V>()
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Whether `V` holds fractions (`0.5` parses), i.e. is written as `real` rather

@@ -2,7 +2,7 @@
 //! line, `i1 i2 ... iN value`, 1-based, `#` comment lines; the shape is not stored.
 
 use super::chunks::{self, Bytes, CHUNK, MIN_CHUNKS};
-use super::parse::{check_index, parse_index, parse_value, Lines};
+use super::parse::{check_index, check_writable, complex_parts, parse_index, parse_value, Lines};
 use super::WRITER;
 use super::{read_all, read_file, write_file, Entries, FromEntries, Sink, ToEntries};
 use crate::{Error, Value};
@@ -99,11 +99,14 @@ pub fn read_tns_with_shape_from<T: FromEntries>(
 /// Writes a tensor of any order to the file at `path` (created or truncated) in the
 /// `.tns` format: one line `i1 ... iN value` per stored entry (explicit zeros included),
 /// 1-based, sorted by coordinate, values written with `{:?}` (see
-/// [`write_matrix_market_with`](super::write_matrix_market_with)). The shape is not
+/// [`write_matrix_market_with`](super::write_matrix_market_with)), a `Complex<f64>` or
+/// `Complex<f32>` value as one field `re+imi` (`1.5+-2.0i`, each part with `{:?}`), which
+/// reading into the same type parses back bit-identical. The shape is not
 /// written; read the file back with [`read_tns_with_shape`] to keep trailing empty
 /// slices.
 ///
-/// Errors: an order-0 list (`OrderMismatch`), or [`Error::Io`] naming `path`.
+/// Errors: an order-0 list (`OrderMismatch`), values of a complex type other than
+/// `Complex<f64>` and `Complex<f32>` (`NotRepresentable`), or [`Error::Io`] naming `path`.
 pub fn write_tns<T: ToEntries + ?Sized>(path: impl AsRef<Path>, tensor: &T) -> Result<(), Error> {
     let entries = tensor_entries(tensor)?;
     write_file(path.as_ref(), |out| write_entries(out, &entries))
@@ -130,6 +133,7 @@ pub fn write_tns_to<T: ToEntries + ?Sized>(writer: impl Write, tensor: &T) -> Re
 
 /// The entries of a tensor of order at least 1.
 fn tensor_entries<T: ToEntries + ?Sized>(tensor: &T) -> Result<Entries<T::Value>, Error> {
+    check_writable::<T::Value>("`.tns`")?;
     let entries = tensor.to_entry_list();
     if entries.order() == 0 {
         return Err(Error::OrderMismatch {
@@ -146,7 +150,11 @@ fn write_entries<V: Value>(out: &mut dyn Write, entries: &Entries<V>) -> std::io
         for &i in c {
             write!(out, "{} ", i + 1)?;
         }
-        writeln!(out, "{v:?}")?;
+        match complex_parts(&v) {
+            // One field that `Complex`'s `from_str_radix` reads back: `1.5+-2.0i`.
+            Some((re, im)) => writeln!(out, "{re:?}+{im:?}i")?,
+            None => writeln!(out, "{v:?}")?,
+        }
     }
     Ok(())
 }
