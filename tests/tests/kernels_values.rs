@@ -315,6 +315,18 @@ macro_rules! suite {
                 pub fn accumulate(y: &mut Dense1<V>, a: &Csc<V>, x: &HashVec<V>) {
                     y(i) += a(i, j) * x(j)
                 }
+                /// `b` converted to CSR order on entry.
+                pub fn add_converted(c: &mut Csr<V>, a: &Csr<V>, b: &Csc<V>) {
+                    c(i, j) = a(i, j) + b(i, j)
+                }
+                /// `+=` into a sparse output: its old contents are an operand.
+                pub fn update(c: &mut Csr<V>, a: &Coo<V>) {
+                    c(i, j) += a(i, j)
+                }
+                #[schedule(compute(spgemm_values))]
+                pub fn spgemm_assemble(c: &mut Csr<V>, a: &Csr<V>, b: &Csr<V>) {
+                    c(i, j) = a(i, k) * b(k, j)
+                }
             }
 
             /// `y = A x` for every format of `A`.
@@ -401,6 +413,14 @@ macro_rules! suite {
                         add_hash(&mut c, &build(&shape, &ae), &build(&shape, &be)).unwrap();
                         check(&c.to_dense(), &sum_ref, ("add hash", case));
                         let mut c = Csr::<V>::new(&shape).unwrap();
+                        add_converted(&mut c, &build(&shape, &ae), &build(&shape, &be)).unwrap();
+                        check(&c.to_dense(), &sum_ref, ("add converted", case));
+                        revalidate(&c);
+                        let mut c: Csr<V> = build(&shape, &be);
+                        update(&mut c, &build(&shape, &ae)).unwrap();
+                        check(&c.to_dense(), &sum_ref, ("update", case));
+                        revalidate(&c);
+                        let mut c = Csr::<V>::new(&shape).unwrap();
                         mul_coo_csr(&mut c, &build(&shape, &ae), &build(&shape, &be)).unwrap();
                         check(&c.to_dense(), &product, ("mul coo csr", case));
                         revalidate(&c);
@@ -439,6 +459,18 @@ macro_rules! suite {
                             spgemm(&mut c, &build(&[m, k], &ae), &build(&[k, n], &be)).unwrap();
                             check(&c.to_dense(), &want, ("spgemm", case));
                             revalidate(&c);
+
+                            // Assemble once, then compute the values of doubled operands.
+                            let (a, mut b): (Csr<V>, Csr<V>) = (build(&[m, k], &ae), build(&[k, n], &be));
+                            let mut c = Csr::<V>::new(&[m, n]).unwrap();
+                            spgemm_assemble(&mut c, &a, &b).unwrap();
+                            check(&c.to_dense(), &want, ("spgemm assemble", case));
+                            for v in b.vals_mut() {
+                                *v = *v + *v;
+                            }
+                            spgemm_values(&mut c, &a, &b).unwrap();
+                            let doubled = reference(&[m, n], |x| want.get(x) + want.get(x));
+                            check(&c.to_dense(), &doubled, ("spgemm values", case));
                         });
                     }
                 }
