@@ -406,8 +406,8 @@ pub use value::Value;
 pub use view::{Dense2View, Dense2ViewMut, Dense3View, Dense3ViewMut};
 
 /// The [`num_complex`](https://docs.rs/num-complex) crate, whose `Complex<f32>` and
-/// `Complex<f64>` are value types of every kernel that needs no ordering (see [`Value`]), and
-/// what [`io`] reads Matrix Market `complex` files into.
+/// `Complex<f64>` are value types of every kernel (see [`Value`]), and what [`io`] reads
+/// Matrix Market `complex` files into.
 pub use num_complex;
 
 /// The [`num_traits`](https://docs.rs/num-traits) crate, whose `Num` a [`Value`] implements

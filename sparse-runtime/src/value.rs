@@ -6,7 +6,8 @@ use std::fmt::Debug;
 ///
 /// A value type is plain data with the ring operations of [`num_traits::Num`]: `0`, `1`,
 /// `+`, `-`, `*`, `/`, `%`, `==` and `from_str_radix`. Nothing more: no ordering (so not
-/// `PartialOrd`), no `Display`, no conversion from floats. Blanket-implemented, so it covers
+/// `PartialOrd`), no `Display`, no conversion from floats (a kernel's literals need one:
+/// see "Literals" below). Blanket-implemented, so it covers
 ///
 /// - `f32`, `f64`, and every integer type: `i8`..`i128`, `isize`, `u8`..`u128`, `usize`;
 /// - complex numbers, [`num_complex::Complex<f32>`](crate::num_complex::Complex) and
@@ -16,13 +17,19 @@ use std::fmt::Debug;
 ///
 /// Why each bound: `Num` is the arithmetic kernels emit (`+` to accumulate and union,
 /// `*` to multiply and intersect, `-` and `/` as written, `zero()` to fill dense outputs and
-/// start sums) and what [`io`](crate::io) parses values with (`from_str_radix`); `==` is
-/// what [`same_values`](crate::Tensor::same_values) and [`pruned`](crate::Tensor::pruned)
+/// start sums) and what [`io`](crate::io) parses values with (`from_str_radix`). Nothing
+/// else is asked of a type that is not a primitive number: over it a kernel spells an
+/// accumulation `x = x + v` (no `AddAssign`) and a negation `0 - a` (no `Neg`, as for
+/// unsigned integers; so a complex part `+0.0` negates to `+0.0`, not `-0.0`); a scalar
+/// parameter or output of a kernel (`alpha: Complex64`, `out: &mut Complex64`) has its
+/// tensors' value type, written the same way. `==` is what
+/// [`same_values`](crate::Tensor::same_values) and [`pruned`](crate::Tensor::pruned)
 /// compare with zero; `Copy` lets level functions and kernels read values out of slices;
 /// `Debug` prints them (errors, [`Display`](std::fmt::Display) of a tensor, files written
-/// by [`io`](crate::io)); `Send + Sync + 'static` let readers fill tensors on several
-/// threads. No kernel orders values: taco's operations are sums and products, so complex
-/// numbers run in every kernel the macro accepts.
+/// by [`io`](crate::io)); `Send + Sync` let readers fill tensors on several threads, and
+/// `'static` lets [`io`](crate::io) recognize `Complex<f32>` and `Complex<f64>` (by
+/// `TypeId`) to read and write their parts. No kernel orders values: taco's operations
+/// are sums and products, so complex numbers run in every kernel the macro accepts.
 ///
 /// Arithmetic is the type's own operators, written out as Rust: an integer kernel
 /// overflows as Rust code does (a panic with overflow checks, the debug default; a
