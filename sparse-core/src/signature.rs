@@ -118,7 +118,9 @@ fn names_no_format(ty: &Type) -> bool {
         return false;
     };
     path.path.segments.last().is_some_and(|segment| {
-        segment.ident != "Tensor" && !ALIASES.iter().any(|a| segment.ident == a.name)
+        segment.ident != "Tensor"
+            && !ALIASES.iter().any(|a| segment.ident == a.name)
+            && !DENSE_VIEWS.iter().any(|v| segment.ident == v.name)
     }) && !is_primitive(ty)
 }
 
@@ -371,7 +373,7 @@ fn unknown_type(ty: &Type, diags: &mut Diagnostics) {
             written_type(ty)
         ),
         format!(
-            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, a slice `[V]` for a dense vector, a dense view (`Dense2View<'_, V>`, ...), or a primitive scalar type",
+            "use a format alias ({}), `Tensor<V, (levels...)>` with levels from {}, a slice `[V]` for a dense vector, a dense view (`Dense2View<'_, V>`, ...), or a scalar (a primitive number or the tensors' value type)",
             known.join(", "),
             level_type_names().join(", ")
         ),
