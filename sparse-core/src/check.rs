@@ -44,6 +44,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     builder.check_output_use(&output, diags);
     builder.check_value_types(diags);
     let value_type = builder.value_type();
+    builder.check_negations(&value_type, diags);
     let (op, rhs) = match op {
         Compound::Assign => (AssignOp::Assign, rhs),
         Compound::Add => (AssignOp::AddAssign, rhs),
@@ -419,9 +420,29 @@ struct Builder<'p> {
     accesses: Vec<Access>,
     /// Parameters whose type was already reported as unreadable: no second error for them.
     unreadable: Vec<Ident>,
+    /// Where the statement negates (unary `-`), checked against the value type.
+    negations: Vec<Span>,
 }
 
 impl<'p> Builder<'p> {
+    /// Unsigned values have no negation (Rust's `-x` does not compile for them either): a
+    /// negated value would overflow whenever it is not zero.
+    fn check_negations(&self, value_type: &syn::Type, diags: &mut Diagnostics) {
+        if !crate::signature::is_unsigned(value_type) {
+            return;
+        }
+        for &span in &self.negations {
+            diags.error_help(
+                span,
+                format!(
+                    "unsigned values cannot be negated: `{}` has no negative values",
+                    value_type.to_token_stream()
+                ),
+                "subtract instead (`a(i) - b(i)`), or use a signed value type",
+            );
+        }
+    }
+
     fn new(params: &'p [Param]) -> Self {
         let mut b = Builder {
             params,
@@ -431,6 +452,7 @@ impl<'p> Builder<'p> {
             vars: Vec::new(),
             accesses: Vec::new(),
             unreadable: Vec::new(),
+            negations: Vec::new(),
         };
         for p in params {
             match &p.kind {
@@ -661,7 +683,10 @@ impl<'p> Builder<'p> {
                 }
             },
             syn::Expr::Unary(u) => match u.op {
-                syn::UnOp::Neg(_) => Some(Expr::Neg(Box::new(self.expr(&u.expr, diags)?))),
+                syn::UnOp::Neg(token) => {
+                    self.negations.push(token.span);
+                    Some(Expr::Neg(Box::new(self.expr(&u.expr, diags)?)))
+                }
                 _ => {
                     unsupported_operator(u.op.span(), diags);
                     None

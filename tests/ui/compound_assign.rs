@@ -17,3 +17,9 @@ sparse_kernel! {
         y(i) = x(i)
     }
 }
+
+sparse_kernel! {
+    pub fn negate_unsigned(y: &mut Dense1<u32>, x: &Dense1<u32>) {
+        y(i) = -x(i) + 2
+    }
+}
