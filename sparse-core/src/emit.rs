@@ -382,16 +382,12 @@ fn shape_checks(kernel: &Kernel, fn_name: &Ident) -> TokenStream {
     let fn_name = fn_name.to_string();
     let mut per_var: Vec<Vec<(usize, usize)>> = vec![Vec::new(); kernel.vars.len()];
     let mut seen = HashSet::new();
-    // The old contents of an updated output have its shape; they are bound after the checks.
-    let checked = kernel
-        .accesses
-        .iter()
-        .filter(|a| Some(a.tensor) != kernel.old_output);
-    for access in checked {
+    for access in &kernel.accesses {
+        let t = shape_of(kernel, access.tensor);
         for (mode, &v) in access.vars.iter().enumerate() {
             // Per variable: one tensor mode may be bound to two variables (`d(j, l) * d(l, j)`).
-            if seen.insert((v, access.tensor, mode)) {
-                per_var[v].push((access.tensor, mode));
+            if seen.insert((v, t, mode)) {
+                per_var[v].push((t, mode));
             }
         }
     }
@@ -422,6 +418,16 @@ fn shape_checks(kernel: &Kernel, fn_name: &Ident) -> TokenStream {
         }
     }
     checks
+}
+
+/// The parameter whose shape tensor `t` has on entry: the output for its old contents (which
+/// have the output's shape, and are bound only after the entry checks: an access of them binds
+/// its index variables to the output's dimensions, which are checked and read like any other).
+fn shape_of(kernel: &Kernel, t: usize) -> usize {
+    match kernel.output_access() {
+        Some(out) if Some(t) == kernel.old_output => kernel.accesses[out].tensor,
+        _ => t,
+    }
 }
 
 struct Emitter<'k> {
@@ -506,7 +512,7 @@ impl Emitter<'_> {
             else {
                 continue;
             };
-            let tensor = &kernel.tensors[access.tensor];
+            let tensor = &kernel.tensors[shape_of(kernel, access.tensor)];
             let (name, index) = (&tensor.name, tensor.format.shape_index(mode));
             let local = self.local(Local::Dim(v));
             out.extend(quote! { let #local = #name.shape()[#index]; });

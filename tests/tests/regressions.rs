@@ -625,3 +625,88 @@ mod conversion_keeps_the_iteration_space {
         check_sparse_output(&a, &want, &space, (p, q, r, density, seed));
     }
 }
+
+/// Issue 11's sequence sweep: an output read on its own right side with index variables of
+/// its own (`a(l, k)`, `z(m, l)`). Its old contents are bound only after the entry checks, yet
+/// the checks skipped its accesses (a variable bound only there went unchecked: `z(i, m) =
+/// c(i, l) * z(m, l)` with `c` 3x4 and `z` 3x3 read `z` out of bounds) and the dimension
+/// bindings read its shape before it existed (`a_old` unbound: the kernel did not compile).
+/// The old contents have the output's shape: their accesses are checked and bound as the
+/// output's.
+mod output_read_with_variables_of_its_own {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn left_multiply(a: &mut Csr<f64>, u: &Dense2<f64>) {
+            a(j, k) = a(l, k) * u(j, l)
+        }
+        pub fn times_own_transpose(z: &mut Csr<f64>, c: &Dense2<f64>) {
+            z(i, m) = c(i, l) * z(m, l)
+        }
+        pub fn times_own_transpose_dense(z: &mut Dense2<f64>, c: &Dense2<f64>) {
+            z(i, m) = c(i, l) * z(m, l)
+        }
+    }
+
+    /// `c(i, k) = sum_j a(i, j) b(j, k)` over dense oracles.
+    fn product(a: &DenseT<f64>, b: &DenseT<f64>) -> DenseT<f64> {
+        let (m, n, p) = (a.dim(0), a.dim(1), b.dim(1));
+        let mut c = DenseT::zeros(&[m, p]);
+        for i in 0..m {
+            for k in 0..p {
+                c.set(
+                    &[i, k],
+                    (0..n).map(|j| a.get(&[i, j]) * b.get(&[j, k])).sum(),
+                );
+            }
+        }
+        c
+    }
+
+    fn transpose(a: &DenseT<f64>) -> DenseT<f64> {
+        let mut t = DenseT::zeros(&[a.dim(1), a.dim(0)]);
+        for c in coordinates(&a.shape) {
+            t.set(&[c[1], c[0]], a.get(&c));
+        }
+        t
+    }
+
+    #[test]
+    fn the_old_contents_are_checked_and_read_as_the_output() {
+        each_case(|n, density, seed| {
+            let case = (n, density, seed);
+            let ae = random_entries::<f64>(&[n, n], density, seed);
+            let ad = DenseT::from_entries(&[n, n], &ae);
+            let ue = nonzero_entries::<f64>(&[n, n], seed + 1);
+            let ud = DenseT::from_entries(&[n, n], &ue);
+            let u: Dense2<f64> = build(&[n, n], &ue);
+            let mut a: Csr<f64> = build(&[n, n], &ae);
+            left_multiply(&mut a, &u).unwrap();
+            assert_close(&a.to_dense(), &product(&ud, &ad), 1e-12, (&case, "u a"));
+            revalidate(&a);
+
+            let want = product(&ud, &transpose(&ad));
+            let mut z: Csr<f64> = build(&[n, n], &ae);
+            times_own_transpose(&mut z, &u).unwrap();
+            assert_close(&z.to_dense(), &want, 1e-12, (&case, "c zt"));
+            let mut zd: Dense2<f64> = build(&[n, n], &ae);
+            times_own_transpose_dense(&mut zd, &u).unwrap();
+            assert_close(zd.vals(), &want, 1e-12, (&case, "c zt, dense"));
+        });
+    }
+
+    #[test]
+    fn a_mismatch_through_the_old_contents_is_an_error() {
+        let ze = random_entries::<f64>(&[3, 3], 0.7, 5);
+        let c: Dense2<f64> = build(&[3, 4], &nonzero_entries::<f64>(&[3, 4], 6));
+        let mut z: Csr<f64> = build(&[3, 3], &ze);
+        let before = z.clone();
+        let e = times_own_transpose(&mut z, &c).unwrap_err();
+        assert!(e.to_string().contains("`l`"), "{e}");
+        assert_eq!(z, before);
+        let mut zd: Dense2<f64> = build(&[3, 3], &ze);
+        let before = zd.clone();
+        assert!(times_own_transpose_dense(&mut zd, &c).is_err());
+        assert_eq!(zd, before);
+    }
+}
