@@ -23,15 +23,19 @@ fn main() {
         let k = generate(id);
         let compiled = classify::compile(&k);
         let (tag, workspace, msgs) = match &compiled {
-            Compiled::Accepted(w) => (
-                0,
-                w.map_or("None".to_string(), |p| {
-                    format!("Some(({}, {:?}))", p.level, p.kind.name())
-                }),
-                Vec::new(),
-            ),
-            Compiled::Refused(m) => (1, "None".into(), m.clone()),
-            Compiled::Panicked(m) => (2, "None".into(), vec![m.clone()]),
+            Compiled::Accepted(w) => {
+                let steps: Vec<String> = w
+                    .iter()
+                    .map(|w| {
+                        w.map_or("None".to_string(), |p| {
+                            format!("Some(({}, {:?}))", p.level, p.kind.name())
+                        })
+                    })
+                    .collect();
+                (0, format!("&[{}]", steps.join(", ")), Vec::new())
+            }
+            Compiled::Refused(m) => (1, "&[]".into(), m.clone()),
+            Compiled::Panicked(m) => (2, "&[]".into(), vec![m.clone()]),
         };
         let msgs: Vec<String> = msgs.iter().map(|m| format!("{m:?}")).collect();
         let _ = writeln!(
@@ -51,11 +55,11 @@ fn main() {
         "/// The kernels the compiler accepted at build time.\n\
          #[allow(warnings, clippy::all)]\n\
          pub mod kernels {{\n{modules}}}\n\n\
-         /// The compiler's build-time answer per kernel: 0 accepted (with the output storage \
-         level and the kind of its workspace, if any), 1 refused (messages), 2 panicked \
-         (message).\n\
+         /// The compiler's build-time answer per kernel: 0 accepted (with, per statement, the \
+         output storage level and the kind of its workspace, if any), 1 refused (messages), 2 \
+         panicked (message).\n\
          #[allow(clippy::type_complexity)]\n\
-         pub static COMPILER: &[(u64, u8, Option<(usize, &str)>, &[&str])] = &[\n{answers}];\n\n\
+         pub static COMPILER: &[(u64, u8, &[Option<(usize, &str)>], &[&str])] = &[\n{answers}];\n\n\
          /// The kernels built into this test.\n\
          pub static BUILT: &[(u64, ::sparse_difftest::CallFn)] = &[\n{built}];\n"
     );

@@ -11,7 +11,8 @@
 //!     let x: Dense1<f64> = c.input(2)?;
 //!     let mut y: Dense1<f64> = c.output(0)?;
 //!     let r = k17(&mut y, &a, &x);
-//!     c.finish_tensor(r, &y);
+//!     c.returned(r);
+//!     c.read_tensor(0, &y);
 //!     Ok(())
 //! }
 //! ```
@@ -154,9 +155,11 @@ pub struct Case<'a> {
     kernel: &'a Kernel,
     spec: &'a data::Case,
     stored: Vec<Option<Stored>>,
-    old: Vec<(Vec<usize>, f64)>,
+    /// Per output parameter, its stale contents.
+    old: Vec<Option<data::Entries>>,
     result: Option<Result<(), String>>,
-    got: Option<Vec<(Vec<usize>, f64)>>,
+    /// Per output parameter, its contents after the call (`None` if it could not be read).
+    got: Vec<Option<data::Entries>>,
     phase: String,
     failures: Vec<(Class, String)>,
 }
@@ -294,9 +297,9 @@ impl<'a> Case<'a> {
             kernel,
             spec,
             stored: vec![None; kernel.params.len()],
-            old: Vec::new(),
+            old: vec![None; kernel.params.len()],
             result: None,
-            got: None,
+            got: vec![None; kernel.params.len()],
             phase: String::new(),
             failures: Vec::new(),
         }
@@ -361,6 +364,7 @@ impl<'a> Case<'a> {
         self.stored[p] = Some(Stored {
             shape: shape.clone(),
             entries: stored,
+            mags: Vec::new(),
         });
         Ok(t)
     }
@@ -421,6 +425,7 @@ impl<'a> Case<'a> {
         self.stored[p] = Some(Stored {
             shape,
             entries: got,
+            mags: Vec::new(),
         });
         Ok(t)
     }
@@ -436,7 +441,9 @@ impl<'a> Case<'a> {
         p: usize,
     ) -> Result<Tensor<V, L, O>, Stop> {
         let t: Tensor<V, L, O> = self.build(p)?;
-        self.old = self.stored[p].take().map(|s| s.entries).unwrap_or_default();
+        // The stale contents stay in `stored` too: a later statement of a sequence (or the
+        // statement itself) may read them.
+        self.old[p] = self.stored[p].as_ref().map(|s| s.entries.clone());
         self.phase = "in the kernel call".into();
         Ok(t)
     }
@@ -444,30 +451,35 @@ impl<'a> Case<'a> {
     /// The scalar output `p`, holding a stale value.
     pub fn scalar_output<V: TestValue>(&mut self, p: usize) -> V {
         let v = self.spec.scalars[p];
-        self.old = vec![(Vec::new(), v)];
+        self.old[p] = Some(vec![(Vec::new(), v)]);
         self.phase = "in the kernel call".into();
         V::from_f64(v)
     }
 
-    /// Records a tensor output after the call.
-    pub fn finish_tensor<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+    /// Records what the call returned.
+    pub fn returned(&mut self, r: Result<(), Error>) {
+        self.result = Some(r.map_err(|e| e.to_string()));
+    }
+
+    /// Records tensor output `p` after the call.
+    pub fn read_tensor<V: TestValue, L: Levels + Clone, O: ModeOrder>(
         &mut self,
-        r: Result<(), Error>,
+        p: usize,
         y: &Tensor<V, L, O>,
     ) {
-        self.result = Some(r.map_err(|e| e.to_string()));
-        self.phase = "while reading the output".into();
+        let name = &self.kernel.params[p].name;
+        self.phase = format!("while reading the output `{name}`");
         match revalidate(y) {
-            Ok(()) => self.got = Some(as_f64(y.entries())),
+            Ok(()) => self.got[p] = Some(as_f64(y.entries())),
             Err(e) => {
-                let fmt = self.kernel.out_format().expect("a tensor output");
+                let fmt = self.kernel.params[p].format().expect("a tensor output");
                 let ret = match &self.result {
                     Some(Ok(())) => "Ok".to_string(),
                     Some(Err(m)) => format!("Err({m})"),
                     None => "?".into(),
                 };
                 let d = format!(
-                    "output {} is invalid after the call (which returned {ret}): {e}",
+                    "output `{name}` {} is invalid after the call (which returned {ret}): {e}",
                     fmt.describe()
                 );
                 self.fail(Class::InvalidOutput, d);
@@ -475,10 +487,34 @@ impl<'a> Case<'a> {
         }
     }
 
-    /// Records the scalar output after the call.
-    pub fn finish_scalar<V: TestValue>(&mut self, r: Result<(), Error>, v: V) {
-        self.result = Some(r.map_err(|e| e.to_string()));
-        self.got = Some(vec![(Vec::new(), v.to_f64())]);
+    /// Records scalar output `p` after the call.
+    pub fn read_scalar<V: TestValue>(&mut self, p: usize, v: V) {
+        self.got[p] = Some(vec![(Vec::new(), v.to_f64())]);
+    }
+
+    /// The outputs whose contents differ from their stale ones (after a call that returned
+    /// `Err`, which must change nothing).
+    fn changed_outputs(&self) -> Vec<String> {
+        let sorted = |e: &[(Vec<usize>, f64)]| {
+            let mut e = e.to_vec();
+            e.sort_by(|a, b| a.0.cmp(&b.0));
+            e
+        };
+        (0..self.kernel.params.len())
+            .filter_map(|p| {
+                let (old, got) = (self.old[p].as_ref()?, self.got[p].as_ref()?);
+                let same = sorted(old)
+                    .iter()
+                    .zip(sorted(got))
+                    .all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits());
+                (!same || old.len() != got.len()).then(|| {
+                    format!(
+                        "`{}` changed from {old:?} to {got:?}",
+                        self.kernel.params[p].name
+                    )
+                })
+            })
+            .collect()
     }
 
     /// Compares what the call did with the reference.
@@ -493,6 +529,17 @@ impl<'a> Case<'a> {
                     Class::Wrong,
                     "returned Ok(()) for operands whose shapes disagree".into(),
                 );
+            } else {
+                let changed = self.changed_outputs();
+                if !changed.is_empty() {
+                    self.fail(
+                        Class::Wrong,
+                        format!(
+                            "returned Err for operands whose shapes disagree but changed outputs: {}",
+                            changed.join("; ")
+                        ),
+                    );
+                }
             }
             return;
         }
@@ -503,16 +550,51 @@ impl<'a> Case<'a> {
             );
             return;
         }
-        let Some(got) = self.got.clone() else { return };
         let k = self.kernel;
+        if k.is_sequence() {
+            self.check_sequence();
+            return;
+        }
+        let Some(got) = self.got[k.out].clone() else {
+            return;
+        };
+        let old = self.old[k.out].clone().unwrap_or_default();
         let points = reference::evaluate(k, &self.spec.var_sizes, &self.stored, &self.spec.scalars);
         let verdict = if k.dense_output() {
-            reference::check_dense(k, &points, &self.old, &got)
+            reference::check_dense(k, &points, &old, &got)
         } else {
-            reference::check_sparse(k, &points, &self.old, &got)
+            reference::check_sparse(k, &points, &old, &got)
         };
         if let Err(d) = verdict {
             self.fail(Class::Wrong, d);
+        }
+    }
+
+    /// The reference's run of a kernel of several statements on this case.
+    fn sequence_reference(&self) -> reference::SequenceResult {
+        reference::evaluate_sequence(
+            self.kernel,
+            &self.spec.var_sizes,
+            &self.stored,
+            &self.spec.scalars,
+        )
+    }
+
+    /// Compares every output of a kernel of several statements with the reference.
+    fn check_sequence(&mut self) {
+        let k = self.kernel;
+        let want = self.sequence_reference();
+        let mut errs = Vec::new();
+        for (p, want) in want.outputs.iter().enumerate() {
+            let (Some(want), Some(got)) = (want, &self.got[p]) else {
+                continue;
+            };
+            if let Err(d) = reference::check_contents(k.vt, &k.params[p].name, want, got) {
+                errs.push(d);
+            }
+        }
+        if !errs.is_empty() {
+            self.fail(Class::Wrong, errs.join("; "));
         }
     }
 }
@@ -587,6 +669,14 @@ pub fn run_kernel(id: u64, call: CallFn) -> Report {
         let mut c = Case::new(&k, spec);
         let phase;
         match capture(|| call(&mut c)) {
+            // An integer statement of a sequence may overflow (the kernels check overflow)
+            // where the reference finds an undefined value.
+            Err(msg)
+                if k.is_sequence()
+                    && k.vt == gen::kernel::ValTy::I64
+                    && msg.contains("overflow")
+                    && c.phase == "in the kernel call"
+                    && c.sequence_reference().undefined => {}
             Err(msg) => {
                 phase = c.phase.clone();
                 c.fail(Class::Panic, format!("panicked {phase}: {msg}"));
@@ -697,7 +787,7 @@ impl WorkspaceTally {
         accepted: bool,
         workspace: Option<gen::semantics::Placement>,
     ) {
-        let scheduled = k.schedule.is_some();
+        let scheduled = k.has_schedule();
         self.scheduled += u64::from(scheduled);
         self.scheduled_accepted += u64::from(scheduled && accepted);
         if let (true, Some(p)) = (accepted, workspace) {

@@ -27,17 +27,24 @@ fn ci_kernels_match_the_language_definition() {
     let (mut accepted, mut refused, mut cases, mut known_seen) = (0, 0, 0, 0);
     let mut workspaces = WorkspaceTally::default();
     assert_eq!(ci::COMPILER.len() as u64, CI_KERNELS.end - CI_KERNELS.start);
-    for &(id, tag, workspace, msgs) in ci::COMPILER {
+    let (mut sequences, mut sequences_accepted) = (0, 0);
+    for &(id, tag, steps, msgs) in ci::COMPILER {
         let k = generate(id);
-        let workspace = workspace.map(|(level, kind)| Placement {
-            level,
-            kind: match kind {
-                "dense" => Accumulator::Dense,
-                _ => Accumulator::Hash,
-            },
-        });
+        let steps: Vec<Option<Placement>> = steps
+            .iter()
+            .map(|w| {
+                w.map(|(level, kind)| Placement {
+                    level,
+                    kind: match kind {
+                        "dense" => Accumulator::Dense,
+                        _ => Accumulator::Hash,
+                    },
+                })
+            })
+            .collect();
+        let workspace = steps.iter().flatten().next().copied();
         let compiled = match tag {
-            0 => Compiled::Accepted(workspace),
+            0 => Compiled::Accepted(steps),
             1 => Compiled::Refused(msgs.iter().map(|m| m.to_string()).collect()),
             _ => Compiled::Panicked(msgs.first().copied().unwrap_or("").to_string()),
         };
@@ -50,6 +57,10 @@ fn ci_kernels_match_the_language_definition() {
             accepted += 1;
         } else {
             refused += 1;
+        }
+        if k.is_sequence() {
+            sequences += 1;
+            sequences_accepted += u64::from(verdict.runs());
         }
         workspaces.count(&k, verdict.runs(), workspace);
         if let Some(&call) = built.get(&id) {
@@ -88,6 +99,9 @@ fn ci_kernels_match_the_language_definition() {
         stale.len()
     );
     println!("difftest CI: {}", workspaces.line(accepted));
+    println!(
+        "difftest CI: {sequences} kernels of several statements, {sequences_accepted} of them accepted"
+    );
     assert!(
         unexpected.is_empty() && stale.is_empty(),
         "\n{}\n{}\n(see TESTING.md: add a known failure to difftest/known_failures.txt only \

@@ -15,9 +15,15 @@ fn main() {
         let compiled = classify::compile(&k);
         let verdict = classify::judge(&k, &compiled);
         println!("// kernel {seed} [{}]: {}", k.template, verdict.describe());
-        println!("//   placed: {}", semantics::place(&k).show(&k));
-        if let classify::Compiled::Accepted(Some(w)) = compiled {
-            println!("//   the compiler appends the output through a {w}");
+        for step in k.steps() {
+            println!("//   placed: {}", semantics::place(&step).show(&step));
+        }
+        if let classify::Compiled::Accepted(steps) = compiled {
+            for (s, w) in steps.iter().enumerate() {
+                if let Some(w) = w {
+                    println!("//   the compiler appends the output of statement {s} through a {w}");
+                }
+            }
         }
         if semantics::has_loop_order(&k) && !semantics::has_loop_order_with(&k, true) {
             println!("//   (no loop order if the terms must share the output's order)");

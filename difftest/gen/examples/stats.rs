@@ -21,6 +21,26 @@ fn main() {
     for seed in start..start + count {
         let k = generate(seed);
         bump(format!("template {}", k.template));
+        if k.is_sequence() {
+            bump(format!("statements {}", k.statements.len()));
+            bump(format!("temporaries {}", k.temporaries.len()));
+            let src = k.source();
+            bump(format!("sequence with -= {}", src.contains(" -= ")));
+            bump(format!("sequence with += {}", src.contains(" += ")));
+            let outputs = k
+                .params
+                .iter()
+                .filter(|p| matches!(p.kind, ParamKind::Output(_) | ParamKind::ScalarOut))
+                .count();
+            bump(format!("sequence outputs {outputs}"));
+            let scheduled = k.statements.iter().filter(|s| s.schedule.is_some()).count();
+            bump(format!("sequence scheduled statements {scheduled}"));
+            if limitations(&k).is_empty() {
+                bump("sequence, oracle accepted".into());
+            }
+        } else {
+            bump(format!("single statement with -= {}", k.subtract));
+        }
         bump(format!("value type {}", k.vt.name()));
         bump(format!("output order {}", k.out_vars.len()));
         let out = match k.out_format() {

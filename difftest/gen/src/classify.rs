@@ -2,15 +2,16 @@
 //! with the acceptance oracle. The compiler is used only as a black box here.
 
 use crate::kernel::{Accumulator, Kernel};
-use crate::semantics::{limitations, workspace, Limitation, Placement};
+use crate::semantics::{limitations, workspaces, Limitation, Placement};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What the compiler said about a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Compiled {
-    /// Accepted, and `expand` produced no `compile_error!`; with the workspace the output is
-    /// appended through (`sparse_core::Compiled::workspace`), if any.
-    Accepted(Option<Placement>),
+    /// Accepted, and `expand` produced no `compile_error!`; with, per statement (one for a
+    /// single-statement kernel), the workspace its output is appended through
+    /// (`sparse_core::Compiled::workspace`), if any.
+    Accepted(Vec<Option<Placement>>),
     /// Refused with these messages.
     Refused(Vec<String>),
     /// The compiler (or the parse of the generated source) panicked.
@@ -25,15 +26,28 @@ pub fn compile(k: &Kernel) -> Compiled {
         Err(e) => return Compiled::Refused(vec![format!("generated source does not parse: {e}")]),
     };
     let quiet = QuietPanics::new();
-    let result = catch_unwind(AssertUnwindSafe(|| match sparse_core::compile(&item) {
-        Ok(c) => Ok(c.workspace.map(|w| Placement {
+    let placement = |c: &sparse_core::Compiled| {
+        c.workspace.as_ref().map(|w| Placement {
             level: w.level,
             kind: match w.kind {
                 sparse_core::workspace::Kind::Dense => Accumulator::Dense,
                 sparse_core::workspace::Kind::Hash => Accumulator::Hash,
             },
-        })),
-        Err(e) => Err(e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>()),
+        })
+    };
+    let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if k.is_sequence() {
+            match sparse_core::compile_sequence(&item) {
+                Ok((_, steps)) => Ok(steps.iter().map(placement).collect()),
+                Err(e) => Err(messages(e)),
+            }
+        } else {
+            match sparse_core::compile(&item) {
+                Ok(c) => Ok(vec![placement(&c)]),
+                Err(e) => Err(messages(e)),
+            }
+        }
     }));
     let outcome = match result {
         Err(p) => return Compiled::Panicked(quiet.message(p)),
@@ -120,8 +134,9 @@ pub enum Verdict {
     InternalError(String),
     /// The compiler panicked.
     CompilerPanic(String),
-    /// Both accept, but the compiler appends the output through another workspace than the
-    /// one the schedule asks for or its documented choice ([`workspace`]), or through one
+    /// Both accept, but the compiler appends the output (of the first statement where they
+    /// differ) through another workspace than the
+    /// one the schedule asks for or its documented choice ([`crate::semantics::workspace`]), or through one
     /// where none is needed, or directly where a workspace is needed: (the oracle's, the
     /// compiler's).
     OtherWorkspace(Option<Placement>, Option<Placement>),
@@ -178,11 +193,15 @@ pub fn judge(k: &Kernel, compiled: &Compiled) -> Verdict {
     match compiled {
         Compiled::Panicked(m) => Verdict::CompilerPanic(m.clone()),
         Compiled::Accepted(got) if expected.is_empty() => {
-            let want = workspace(k);
-            if want == *got {
-                Verdict::Accepted
-            } else {
-                Verdict::OtherWorkspace(want, *got)
+            let want = workspaces(k);
+            match want.iter().zip(got).find(|(w, g)| w != g) {
+                None if want.len() == got.len() => Verdict::Accepted,
+                Some((w, g)) => Verdict::OtherWorkspace(*w, *g),
+                None => Verdict::InternalError(format!(
+                    "the compiler compiled {} statements, the kernel has {}",
+                    got.len(),
+                    want.len()
+                )),
             }
         }
         Compiled::Accepted(_) => Verdict::AcceptedBeyondRules(expected),

@@ -135,18 +135,49 @@ fn var_classes(k: &Kernel) -> (Vec<usize>, Slots) {
             }
         }
     };
-    bind(k.out, &k.out_vars, &mut parent);
-    k.rhs.visit(&mut |e| {
-        if let Expr::Access { param, vars } = e {
-            bind(*param, vars, &mut parent);
+    // Every statement of a sequence: they share the parameters' shapes.
+    for step in k.steps() {
+        if step.params[step.out].format().is_some() {
+            bind(step.out, &step.out_vars, &mut parent);
         }
-    });
+        step.rhs.visit(&mut |e| {
+            if let Expr::Access { param, vars } = e {
+                bind(*param, vars, &mut parent);
+            }
+        });
+    }
     let class: Vec<usize> = (0..n).map(|v| find(&mut parent, v)).collect();
     let mut slots: BTreeMap<usize, BTreeSet<(usize, usize)>> = BTreeMap::new();
     for (&(p, m), &v) in &slot_var {
         slots.entry(class[v]).or_default().insert((p, m));
     }
     (class, slots)
+}
+
+/// The tensor modes `(parameter, mode)` that some statement binds to an index variable that
+/// also binds another mode in that statement.
+fn detectable_slots(k: &Kernel) -> BTreeSet<(usize, usize)> {
+    let mut out = BTreeSet::new();
+    for step in k.steps() {
+        let mut by_var: BTreeMap<usize, BTreeSet<(usize, usize)>> = BTreeMap::new();
+        let mut bind = |param: usize, vars: &[usize]| {
+            for (m, &v) in vars.iter().enumerate() {
+                by_var.entry(v).or_default().insert((param, m));
+            }
+        };
+        if step.params[step.out].format().is_some() {
+            bind(step.out, &step.out_vars);
+        }
+        step.rhs.visit(&mut |e| {
+            if let Expr::Access { param, vars } = e {
+                bind(*param, vars);
+            }
+        });
+        for slots in by_var.into_values().filter(|s| s.len() >= 2) {
+            out.extend(slots);
+        }
+    }
+    out
 }
 
 /// Parameters accessed in a divisor.
@@ -165,21 +196,27 @@ pub fn divisor_params(k: &Kernel) -> BTreeSet<usize> {
         }
     }
     let mut out = BTreeSet::new();
-    walk(&k.rhs, false, &mut out);
+    for step in k.steps() {
+        walk(&step.rhs, false, &mut out);
+    }
     out
 }
 
 /// The variables of each tensor parameter's modes (from its first access; the output's own).
 fn param_vars(k: &Kernel) -> Vec<Option<Vec<usize>>> {
     let mut pv: Vec<Option<Vec<usize>>> = vec![None; k.params.len()];
-    pv[k.out] = Some(k.out_vars.clone()).filter(|_| k.params[k.out].format().is_some());
-    k.rhs.visit(&mut |e| {
-        if let Expr::Access { param, vars } = e {
-            if pv[*param].is_none() {
-                pv[*param] = Some(vars.clone());
-            }
+    for step in k.steps() {
+        if step.params[step.out].format().is_some() && pv[step.out].is_none() {
+            pv[step.out] = Some(step.out_vars.clone());
         }
-    });
+        step.rhs.visit(&mut |e| {
+            if let Expr::Access { param, vars } = e {
+                if pv[*param].is_none() {
+                    pv[*param] = Some(vars.clone());
+                }
+            }
+        });
+    }
     pv
 }
 
@@ -311,12 +348,29 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
     let divisors = divisor_params(k);
     let pv = param_vars(k);
     let mut out = Vec::new();
-    let perturbable: Vec<(usize, usize)> = slots
+    let mut perturbable: Vec<(usize, usize)> = slots
         .values()
         .filter(|s| s.len() >= 2)
         .flat_map(|s| s.iter().copied())
         .collect();
+    if k.is_sequence() {
+        // Each statement has index variables of its own (the generator's shared numbering
+        // only ties their sizes together): a mode size differs detectably only where one
+        // statement binds its variable to another mode too.
+        let detectable = detectable_slots(k);
+        perturbable.retain(|slot| detectable.contains(slot));
+    }
     let total = CASES + usize::from(!perturbable.is_empty());
+    let first_names: BTreeSet<usize> = {
+        let first = k.steps().swap_remove(0);
+        let mut names = BTreeSet::from([first.out]);
+        first.rhs.visit(&mut |e| {
+            if let Expr::Access { param, .. } = e {
+                names.insert(*param);
+            }
+        });
+        names
+    };
     for index in 0..total {
         let seed = mix(k.id, index as u64 + 1);
         let mut rng = Rng::new(seed);
@@ -354,7 +408,18 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
             }
         }
         let perturbed = if index == CASES {
-            let slot = *rng.pick(&perturbable);
+            // In a sequence, half the time a tensor the first statement does not name, so
+            // that the mismatch is in a later statement.
+            let later: Vec<(usize, usize)> = perturbable
+                .iter()
+                .copied()
+                .filter(|&(p, _)| !first_names.contains(&p))
+                .collect();
+            let slot = if k.is_sequence() && !later.is_empty() && rng.chance(0.5) {
+                *rng.pick(&later)
+            } else {
+                *rng.pick(&perturbable)
+            };
             let (_, mode) = slot;
             let c = class[pv[slot.0].as_ref().expect("a bound tensor")[mode]];
             let s = size_of_class.get_mut(&c).expect("class");
@@ -390,7 +455,8 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                             shape[m] += 1;
                         }
                     }
-                    let density = if p == k.out {
+                    let output = matches!(param.kind, ParamKind::Output(_));
+                    let density = if output {
                         if f.all_dense() {
                             1.0
                         } else {
@@ -402,7 +468,7 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                         let w: Vec<u32> = DENSITIES.iter().map(|d| d.1).collect();
                         DENSITIES[rng.weighted(&w)].0
                     };
-                    if p != k.out {
+                    if !output {
                         case.densities[p] = density;
                     }
                     case.entries[p] = random_entries(&mut rng, f, &shape, density, k.vt);

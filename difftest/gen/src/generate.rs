@@ -11,7 +11,9 @@ use crate::format::{
     random_assemblable_kinds, random_modes, random_unassemblable_kinds, random_valid_kinds, Format,
     IndexTy, ALIASES, INPUT_ONLY, MAX_BCSR_BLOCK, REMAPPED, STRUCTURED,
 };
-use crate::kernel::{Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, ValTy};
+use crate::kernel::{
+    same_name, Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, Statement, Target, ValTy,
+};
 use crate::rng::{mix, Rng};
 use crate::semantics::{limitations, Limitation};
 
@@ -62,6 +64,38 @@ pub const P_SCHEDULE_OTHER_VAR: f64 = 0.08;
 /// The salt of the schedule stream: `Rng::new(mix(seed, SCHEDULE_STREAM))`.
 pub const SCHEDULE_STREAM: u64 = 0x5c4e_d01e;
 
+/// Probability that a kernel is a sequence of several statements (drawn from a stream of its
+/// own, [`SEQUENCE_STREAM`], so the seeds of single-statement kernels keep their kernels).
+pub const P_SEQUENCE: f64 = 0.25;
+/// Most statements in a sequence (at least 2).
+pub const MAX_STATEMENTS: usize = 4;
+/// The salt of the sequence stream: `Rng::new(mix(seed, SEQUENCE_STREAM))` decides whether a
+/// kernel is a sequence and, if so, draws all of it.
+pub const SEQUENCE_STREAM: u64 = 0x5e0_0e7ce;
+/// In a sequence: probability that a new tensor access reads an output of the kernel of the
+/// same order instead (what an earlier statement wrote, or its stale contents).
+pub const P_READ_OUTPUT: f64 = 0.35;
+/// In a sequence: probability that a scalar leaf reads a temporary defined earlier or a scalar
+/// output (as a factor, a term, or in a divisor).
+pub const P_READ_TEMPORARY: f64 = 0.6;
+/// In a sequence: probability that a statement also reads its own output on the right side
+/// (its contents before the statement; tensor outputs only: a scalar output read by its own
+/// statement is refused, `s = s + e` being `s += e`).
+pub const P_READ_OWN: f64 = 0.2;
+/// Probability that an accumulating statement (`+=`) subtracts instead (`-=`); drawn for a
+/// single statement from a stream of its own ([`SUBTRACT_STREAM`]). Every value type drawn is
+/// signed.
+pub const P_SUBTRACT: f64 = 0.4;
+/// The salt of the subtraction stream of single-statement kernels.
+pub const SUBTRACT_STREAM: u64 = 0x5ab_7ac7;
+/// Statement weights in a sequence: a new tensor output, an output written before (again), a
+/// `let` temporary (never last), a scalar output.
+const STATEMENT_KINDS: [u32; 4] = [5, 4, 3, 1];
+/// Temporaries read in a sequence before the generator fixes their numbering: `Expr::Scalar {
+/// param: TEMPORARY + t }`.
+const TEMPORARY: usize = 1 << 20;
+const TEMPORARY_NAMES: &[&str] = &["rho", "sigma", "tmp", "nrm", "total", "pq", "theta", "t"];
+
 const PLAIN_TENSORS: &[&str] = &["a", "b", "c", "d", "x", "y", "z", "w", "v", "u", "f", "g"];
 const UPPER_TENSORS: &[&str] = &["A", "B", "C", "D", "M"];
 const PLAIN_VARS: &[&str] = &["i", "j", "k", "l", "m", "n"];
@@ -84,14 +118,7 @@ pub const CONVERSION_STREAM: u64 = 0xc0_5e_47;
 /// the parameter's own format may not hold the zeros a padded one adds).
 /// Drawn from a stream of its own, so the kernels of a seed do not change.
 pub fn via_format(seed: u64, param: usize, order: usize) -> Option<Format> {
-    let mut g = Gen {
-        rng: Rng::new(mix(mix(seed, CONVERSION_STREAM), param as u64)),
-        params: Vec::new(),
-        orders: Vec::new(),
-        divisor: Vec::new(),
-        n_vars: 0,
-        vt: ValTy::F64,
-    };
+    let mut g = Gen::new(Rng::new(mix(mix(seed, CONVERSION_STREAM), param as u64)));
     if order == 0 || !g.rng.chance(P_CONVERTED_INPUT) {
         return None;
     }
@@ -102,20 +129,181 @@ pub fn via_format(seed: u64, param: usize, order: usize) -> Option<Format> {
 
 /// Generates the kernel of `seed`.
 pub fn generate(seed: u64) -> Kernel {
-    let mut g = Gen {
-        rng: Rng::new(seed),
-        params: Vec::new(),
-        orders: Vec::new(),
-        divisor: Vec::new(),
-        n_vars: 0,
-        vt: ValTy::F64,
-    };
+    let mut rng = Rng::new(mix(seed, SEQUENCE_STREAM));
+    if rng.chance(P_SEQUENCE) {
+        return sequence(seed, rng);
+    }
+    let mut g = Gen::new(Rng::new(seed));
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
     let (template, out_order_hint, rhs) = g.template();
     let rhs = g.decorate(rhs);
     let mut k = g.finish(seed, template, out_order_hint, rhs);
     k.schedule = schedule(&mut Rng::new(mix(seed, SCHEDULE_STREAM)), &k);
+    k.subtract = k.accumulate && Rng::new(mix(seed, SUBTRACT_STREAM)).chance(P_SUBTRACT);
     k
+}
+
+/// A kernel of 2 to [`MAX_STATEMENTS`] statements, drawn from `rng`. Each statement's right
+/// side is a template as for a single statement (decorated the same way); new tensor accesses
+/// sometimes read an output of the kernel, scalar leaves a temporary defined earlier or a
+/// scalar output. Each statement writes a new tensor or scalar output, an output written
+/// before (same order), or a `let` temporary (never the last statement), sometimes reading
+/// its own output too. Formats, `=`/`+=`/`-=` and schedules are drawn per statement by the
+/// single-statement rules ([`Kernel::step`]).
+fn sequence(seed: u64, rng: Rng) -> Kernel {
+    let mut g = Gen::new(rng);
+    g.sequence = true;
+    g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
+    let n = g.rng.range(2, MAX_STATEMENTS);
+    let mut drafts: Vec<(Target, Vec<usize>, Expr)> = Vec::new();
+    for s in 0..n {
+        let (_, hint, rhs) = g.template();
+        let mut rhs = g.decorate(rhs);
+        let used: Vec<usize> = rhs.vars().into_iter().collect();
+        let last = s + 1 == n;
+        let mut weights = STATEMENT_KINDS;
+        if last {
+            weights[2] = 0;
+        }
+        let again: Vec<usize> = (0..g.params.len())
+            .filter(|&p| matches!(g.params[p].kind, ParamKind::Output(_)))
+            .filter(|&p| g.orders[p] <= used.len())
+            .collect();
+        let (target, out_vars) = match g.rng.weighted(&weights) {
+            1 if !again.is_empty() => {
+                let p = *g.rng.pick(&again);
+                let mut vars = used.clone();
+                g.rng.shuffle(&mut vars);
+                vars.truncate(g.orders[p]);
+                (Target::Param(p), vars)
+            }
+            2 => {
+                g.temporaries += 1;
+                (Target::Temporary(g.temporaries - 1), Vec::new())
+            }
+            3 => {
+                let p = match g.scalar_outs.clone() {
+                    outs if !outs.is_empty() && g.rng.chance(0.5) => *g.rng.pick(&outs),
+                    _ => g.output(0),
+                };
+                (Target::Param(p), Vec::new())
+            }
+            _ => {
+                let vars = g.out_vars(&used, hint);
+                (Target::Param(g.output(vars.len())), vars)
+            }
+        };
+        // (A scalar output cannot be read by its own statement: `s = s + e` is `s += e`.)
+        if let (Target::Param(p), false) = (target, out_vars.is_empty()) {
+            if g.rng.chance(P_READ_OWN) {
+                let own = g.acc(p, &out_vars);
+                let op = [Op::Add, Op::Sub, Op::Mul][g.rng.weighted(&[3, 2, 2])];
+                rhs = if g.rng.chance(0.5) {
+                    Expr::bin(op, own, rhs)
+                } else {
+                    Expr::bin(op, rhs, own)
+                };
+            }
+        }
+        drafts.push((target, out_vars, rhs));
+    }
+    let n_params = g.params.len();
+    let statements: Vec<Statement> = drafts
+        .into_iter()
+        .map(|(target, out_vars, rhs)| Statement {
+            target,
+            out_vars,
+            accumulate: false,
+            subtract: false,
+            rhs: number_temporaries(rhs, n_params),
+            schedule: None,
+        })
+        .collect();
+    let n_vars = statements
+        .iter()
+        .flat_map(|s| s.rhs.vars().into_iter().chain(s.out_vars.iter().copied()))
+        .map(|v| v + 1)
+        .max()
+        .unwrap_or(0)
+        .max(g.n_vars);
+    let params = std::mem::take(&mut g.params);
+    let orders = std::mem::take(&mut g.orders);
+    let divisor = std::mem::take(&mut g.divisor);
+    let mut k = Kernel {
+        id: seed,
+        template: "sequence",
+        vt: g.vt,
+        params,
+        out: 0,
+        out_vars: Vec::new(),
+        accumulate: false,
+        subtract: false,
+        rhs: Expr::Lit {
+            text: "0".into(),
+            value: 0.0,
+        },
+        var_names: vec![String::new(); n_vars],
+        semicolon: g.rng.chance(0.5),
+        schedule: None,
+        statements,
+        temporaries: vec![String::new(); g.temporaries],
+    };
+    g.name(&mut k);
+    for t in 0..k.temporaries.len() {
+        let taken = |c: &str| {
+            k.params.iter().any(|p| same_name(&p.name, c))
+                || k.var_names.iter().any(|v| same_name(v, c))
+                || k.temporaries.iter().any(|v| same_name(v, c))
+        };
+        let free: Vec<&str> = TEMPORARY_NAMES
+            .iter()
+            .copied()
+            .filter(|c| !taken(c))
+            .collect();
+        k.temporaries[t] = if free.is_empty() {
+            format!("tmp{t}")
+        } else {
+            g.rng.pick(&free).to_string()
+        };
+    }
+    g.assign_formats(&mut k, &orders, &divisor);
+    let mut rng = Rng::new(mix(seed, SCHEDULE_STREAM));
+    for s in 0..k.statements.len() {
+        let step = k.step(s);
+        k.statements[s].schedule = schedule(&mut rng, &step);
+    }
+    // The single-statement fields repeat the first statement that writes a parameter.
+    let first = k
+        .statements
+        .iter()
+        .find(|s| matches!(s.target, Target::Param(_)))
+        .expect("the last statement writes a parameter")
+        .clone();
+    if let Target::Param(p) = first.target {
+        k.out = p;
+    }
+    k.out_vars = first.out_vars;
+    k.accumulate = first.accumulate;
+    k.subtract = first.subtract;
+    k.rhs = first.rhs;
+    k
+}
+
+/// Numbers the temporaries a sequence's statement reads after the parameters.
+fn number_temporaries(e: Expr, n_params: usize) -> Expr {
+    match e {
+        Expr::Scalar { param } if param >= TEMPORARY => Expr::Scalar {
+            param: n_params + param - TEMPORARY,
+        },
+        Expr::Neg(x) => Expr::negate(number_temporaries(*x, n_params)),
+        Expr::Paren(x) => Expr::paren(number_temporaries(*x, n_params)),
+        Expr::Bin(op, l, r) => Expr::bin(
+            op,
+            number_temporaries(*l, n_params),
+            number_temporaries(*r, n_params),
+        ),
+        other => other,
+    }
 }
 
 /// Draws a workspace schedule for a finished kernel, or none: mostly on appended sparse
@@ -176,9 +364,58 @@ struct Gen {
     /// Whether the parameter is accessed in a divisor.
     divisor: Vec<bool>,
     n_vars: usize,
+    /// Drawing a sequence: new accesses may read outputs, scalar leaves temporaries.
+    sequence: bool,
+    /// Temporaries defined so far (by earlier statements of a sequence).
+    temporaries: usize,
+    /// Scalar output parameters so far.
+    scalar_outs: Vec<usize>,
 }
 
 impl Gen {
+    fn new(rng: Rng) -> Gen {
+        Gen {
+            rng,
+            params: Vec::new(),
+            orders: Vec::new(),
+            divisor: Vec::new(),
+            n_vars: 0,
+            vt: ValTy::F64,
+            sequence: false,
+            temporaries: 0,
+            scalar_outs: Vec::new(),
+        }
+    }
+
+    /// A new output parameter of a sequence (a scalar output for order 0).
+    fn output(&mut self, order: usize) -> usize {
+        self.params.push(Param {
+            name: String::new(),
+            kind: if order == 0 {
+                ParamKind::ScalarOut
+            } else {
+                ParamKind::Output(Format::alias("Dense1", None))
+            },
+        });
+        self.orders.push(order);
+        self.divisor.push(false);
+        let p = self.params.len() - 1;
+        if order == 0 {
+            self.scalar_outs.push(p);
+        }
+        p
+    }
+
+    /// In a sequence, sometimes a temporary defined earlier or a scalar output to read where
+    /// a scalar parameter would be.
+    fn scalar_read(&mut self) -> Option<usize> {
+        if !self.sequence || !self.rng.chance(P_READ_TEMPORARY) {
+            return None;
+        }
+        let mut choices: Vec<usize> = (0..self.temporaries).map(|t| TEMPORARY + t).collect();
+        choices.extend(self.scalar_outs.iter().copied());
+        (!choices.is_empty()).then(|| *self.rng.pick(&choices))
+    }
     fn tensor(&mut self, order: usize) -> usize {
         self.params.push(Param {
             name: String::new(),
@@ -215,6 +452,16 @@ impl Gen {
     }
 
     fn new_acc(&mut self, vars: &[usize]) -> Expr {
+        if self.sequence {
+            let outputs: Vec<usize> = (0..self.params.len())
+                .filter(|&p| matches!(self.params[p].kind, ParamKind::Output(_)))
+                .filter(|&p| self.orders[p] == vars.len())
+                .collect();
+            if !outputs.is_empty() && self.rng.chance(P_READ_OUTPUT) {
+                let p = *self.rng.pick(&outputs);
+                return self.acc(p, vars);
+            }
+        }
         let t = self.tensor(vars.len());
         self.acc(t, vars)
     }
@@ -446,7 +693,7 @@ impl Gen {
                 }
             }
             1 => {
-                let s = self.scalar_param();
+                let s = self.scalar_read().unwrap_or_else(|| self.scalar_param());
                 Expr::Scalar { param: s }
             }
             _ => self.literal(false),
@@ -474,10 +721,22 @@ impl Gen {
                 self.divisor[t] = true;
                 self.acc(t, &vars)
             }
-            1 => {
-                let s = self.scalar_param();
-                Expr::Scalar { param: s }
-            }
+            1 => match self.scalar_read() {
+                // A value an earlier statement computed may be 0: an integer divides by
+                // its square plus one.
+                Some(s) if self.vt == ValTy::I64 => {
+                    let x = Expr::Scalar { param: s };
+                    let one = Expr::Lit {
+                        text: "1".into(),
+                        value: 1.0,
+                    };
+                    Expr::paren(Expr::bin(Op::Add, Expr::bin(Op::Mul, x.clone(), x), one))
+                }
+                Some(s) => Expr::Scalar { param: s },
+                None => Expr::Scalar {
+                    param: self.scalar_param(),
+                },
+            },
             _ => self.literal(true),
         }
     }
@@ -492,7 +751,7 @@ impl Gen {
             e = match self.rng.weighted(&[20, 8, 14, 6, 6, 10, 4, 6]) {
                 0 => {
                     let s = Expr::Scalar {
-                        param: self.scalar_param(),
+                        param: self.scalar_read().unwrap_or_else(|| self.scalar_param()),
                     };
                     if self.rng.chance(0.6) {
                         Expr::bin(Op::Mul, s, e)
@@ -558,8 +817,18 @@ impl Gen {
         out_order_hint: Option<usize>,
         rhs: Expr,
     ) -> Kernel {
-        // Output variables: a subset of the used ones.
         let used: Vec<usize> = rhs.vars().into_iter().collect();
+        let out_vars = self.out_vars(&used, out_order_hint);
+        let out_order = out_vars.len();
+        // Renumber variables densely.
+        let n_vars = self
+            .n_vars
+            .max(used.iter().map(|v| v + 1).max().unwrap_or(0));
+        self.finish_with(seed, template, out_vars, out_order, n_vars, rhs)
+    }
+
+    /// The output variables of a statement: a subset of the used ones, usually the template's.
+    fn out_vars(&mut self, used: &[usize], out_order_hint: Option<usize>) -> Vec<usize> {
         let want = match out_order_hint {
             Some(o) if self.rng.chance(0.85) => o,
             _ => self.rng.below(4),
@@ -574,7 +843,7 @@ impl Gen {
             Vec::new()
         };
         if out_vars.len() != out_order {
-            let mut pool = used.clone();
+            let mut pool = used.to_vec();
             self.rng.shuffle(&mut pool);
             pool.truncate(out_order);
             out_vars = pool;
@@ -582,11 +851,18 @@ impl Gen {
         if out_order > 1 && self.rng.chance(0.15) {
             self.rng.shuffle(&mut out_vars);
         }
-        // Renumber variables densely.
-        let n_vars = self
-            .n_vars
-            .max(used.iter().map(|v| v + 1).max().unwrap_or(0));
+        out_vars
+    }
 
+    fn finish_with(
+        mut self,
+        seed: u64,
+        template: &'static str,
+        out_vars: Vec<usize>,
+        out_order: usize,
+        n_vars: usize,
+        rhs: Expr,
+    ) -> Kernel {
         // The output parameter.
         let out_kind = if out_order == 0 {
             ParamKind::ScalarOut
@@ -618,10 +894,13 @@ impl Gen {
             out: out_pos,
             out_vars,
             accumulate: false,
+            subtract: false,
             rhs,
             var_names: vec![String::new(); n_vars],
             semicolon: self.rng.chance(0.5),
             schedule: None,
+            statements: Vec::new(),
+            temporaries: Vec::new(),
         };
         self.name(&mut k);
         self.assign_formats(&mut k, &orders, &divisor);
@@ -761,11 +1040,27 @@ impl Gen {
             }
             first = false;
             self.cap_sparse_operands(k, orders);
-            k.accumulate = if k.in_place_output() {
-                self.rng.chance(0.3)
+            if k.is_sequence() {
+                for s in 0..k.statements.len() {
+                    let step = k.step(s);
+                    let st = &mut k.statements[s];
+                    if matches!(st.target, Target::Temporary(_)) {
+                        continue;
+                    }
+                    st.accumulate = if step.in_place_output() {
+                        self.rng.chance(0.3)
+                    } else {
+                        self.rng.chance(P_SPARSE_ACCUMULATE)
+                    };
+                    st.subtract = st.accumulate && self.rng.chance(P_SUBTRACT);
+                }
             } else {
-                self.rng.chance(P_SPARSE_ACCUMULATE)
-            };
+                k.accumulate = if k.in_place_output() {
+                    self.rng.chance(0.3)
+                } else {
+                    self.rng.chance(P_SPARSE_ACCUMULATE)
+                };
+            }
             let lims = limitations(k);
             if !lims.contains(&Limitation::Order) || keep_no_order {
                 return;
@@ -774,24 +1069,44 @@ impl Gen {
     }
 
     /// Keeps at most [`MAX_SPARSE_OPERANDS`] non-dense accesses.
+    /// (In every statement of a sequence.)
     fn cap_sparse_operands(&mut self, k: &mut Kernel, orders: &[usize]) {
-        let mut count = vec![0usize; k.params.len()];
-        k.rhs.visit(&mut |e| {
-            if let Expr::Access { param, .. } = e {
-                count[*param] += 1;
-            }
-        });
-        let mut sparse: usize = (0..k.params.len())
-            .filter(|&p| matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense()))
-            .map(|p| count[p])
-            .sum();
+        let rhss: Vec<&Expr> = if k.is_sequence() {
+            k.statements.iter().map(|s| &s.rhs).collect()
+        } else {
+            vec![&k.rhs]
+        };
+        let counts: Vec<Vec<usize>> = rhss
+            .iter()
+            .map(|rhs| {
+                let mut count = vec![0usize; k.params.len()];
+                rhs.visit(&mut |e| {
+                    if let Expr::Access { param, .. } = e {
+                        count[*param] += 1;
+                    }
+                });
+                count
+            })
+            .collect();
+        let sparse_input = |k: &Kernel, p: usize| matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense());
+        let mut sparse: Vec<usize> = counts
+            .iter()
+            .map(|count| {
+                (0..k.params.len())
+                    .filter(|&p| sparse_input(k, p))
+                    .map(|p| count[p])
+                    .sum()
+            })
+            .collect();
         for p in 0..k.params.len() {
-            if sparse <= MAX_SPARSE_OPERANDS {
+            if sparse.iter().all(|&n| n <= MAX_SPARSE_OPERANDS) {
                 break;
             }
-            if matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense()) {
+            if sparse_input(k, p) {
                 k.params[p].kind = ParamKind::Input(self.dense_format(orders[p]));
-                sparse -= count[p];
+                for (n, count) in sparse.iter_mut().zip(&counts) {
+                    *n -= count[p];
+                }
             }
         }
     }

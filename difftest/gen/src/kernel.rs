@@ -201,6 +201,8 @@ pub struct Kernel {
     pub out_vars: Vec<usize>,
     /// `+=` instead of `=`.
     pub accumulate: bool,
+    /// With `accumulate`: `-=` (the old contents plus `-(rhs)`).
+    pub subtract: bool,
     /// The right side.
     pub rhs: Expr,
     /// Names of the index variables.
@@ -208,6 +210,41 @@ pub struct Kernel {
     /// Whether the statement ends with `;`.
     pub semicolon: bool,
     /// A `#[schedule(workspace(..))]` attribute on the function, if any.
+    pub schedule: Option<Schedule>,
+    /// A kernel of several statements: every statement, in order (empty: the kernel is the
+    /// one statement of the fields above). For a sequence, `out`, `out_vars`, `accumulate`,
+    /// `subtract` and `rhs` repeat the first statement that writes a parameter, and
+    /// `schedule` is `None` (schedules go on statements); [`Kernel::step`] gives each
+    /// statement as a kernel of its own.
+    pub statements: Vec<Statement>,
+    /// The names of the scalar temporaries the statements' `let`s define, in order.
+    pub temporaries: Vec<String>,
+}
+
+/// What a statement of a sequence writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A tensor or scalar output parameter.
+    Param(usize),
+    /// The scalar temporary of that number, defined here by `let`.
+    Temporary(usize),
+}
+
+/// One statement of a kernel of several statements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// What it writes.
+    pub target: Target,
+    /// The output's index variables (empty for a scalar or a temporary).
+    pub out_vars: Vec<usize>,
+    /// `+=` (or `-=` with `subtract`) instead of `=`.
+    pub accumulate: bool,
+    /// `-=`.
+    pub subtract: bool,
+    /// The right side; `Expr::Scalar { param }` with `param >= params.len()` reads the
+    /// temporary `param - params.len()`.
+    pub rhs: Expr,
+    /// A `#[schedule(workspace(..))]` attribute on the statement.
     pub schedule: Option<Schedule>,
 }
 
@@ -283,6 +320,105 @@ impl Kernel {
         self.var_names.len()
     }
 
+    /// Whether the kernel has several statements.
+    pub fn is_sequence(&self) -> bool {
+        !self.statements.is_empty()
+    }
+
+    /// Whether the kernel or one of its statements carries a schedule.
+    pub fn has_schedule(&self) -> bool {
+        self.schedule.is_some() || self.statements.iter().any(|s| s.schedule.is_some())
+    }
+
+    /// Statement `s` of a sequence as a single-statement kernel, as the compiler compiles it:
+    /// the kernel's parameters, the one it writes as declared and the other outputs read only
+    /// (`&mut` tensors as inputs, scalar outputs as scalar inputs), then every temporary as a
+    /// scalar parameter (the one a `let` defines as the scalar output).
+    pub fn step(&self, s: usize) -> Kernel {
+        let st = &self.statements[s];
+        let n = self.params.len();
+        let mut params: Vec<Param> = self
+            .params
+            .iter()
+            .enumerate()
+            .map(|(p, param)| {
+                let kind = match (&param.kind, st.target == Target::Param(p)) {
+                    (ParamKind::Output(f), false) => ParamKind::Input(f.clone()),
+                    (ParamKind::ScalarOut, false) => ParamKind::ScalarIn,
+                    (kind, _) => kind.clone(),
+                };
+                Param {
+                    name: param.name.clone(),
+                    kind,
+                }
+            })
+            .collect();
+        for (t, name) in self.temporaries.iter().enumerate() {
+            params.push(Param {
+                name: name.clone(),
+                kind: if st.target == Target::Temporary(t) {
+                    ParamKind::ScalarOut
+                } else {
+                    ParamKind::ScalarIn
+                },
+            });
+        }
+        Kernel {
+            id: self.id,
+            template: self.template,
+            vt: self.vt,
+            params,
+            out: match st.target {
+                Target::Param(p) => p,
+                Target::Temporary(t) => n + t,
+            },
+            out_vars: st.out_vars.clone(),
+            accumulate: st.accumulate,
+            subtract: st.subtract,
+            rhs: st.rhs.clone(),
+            var_names: self.var_names.clone(),
+            semicolon: true,
+            schedule: st.schedule.clone(),
+            statements: Vec::new(),
+            temporaries: Vec::new(),
+        }
+    }
+
+    /// Every statement as a kernel of its own ([`Kernel::step`]); a single-statement kernel
+    /// is its own one step.
+    pub fn steps(&self) -> Vec<Kernel> {
+        if self.is_sequence() {
+            (0..self.statements.len()).map(|s| self.step(s)).collect()
+        } else {
+            vec![self.clone()]
+        }
+    }
+
+    /// The statement as written (`lhs op rhs`, without `;`), for a single-statement kernel or
+    /// a step.
+    fn statement_source(&self, defines: bool) -> String {
+        let mut lhs = self.params[self.out].name.clone();
+        if !self.out_vars.is_empty() {
+            let names: Vec<&str> = self
+                .out_vars
+                .iter()
+                .map(|&x| self.var_names[x].as_str())
+                .collect();
+            let _ = write!(lhs, "({})", names.join(", "));
+        }
+        let op = match (self.accumulate, self.subtract) {
+            (false, _) => "=",
+            (true, false) => "+=",
+            (true, true) => "-=",
+        };
+        let rhs = self.render_expr(&self.rhs);
+        if defines {
+            format!("let {lhs} = {rhs}")
+        } else {
+            format!("{lhs} {op} {rhs}")
+        }
+    }
+
     /// The function item (what goes inside `sparse_kernel! { .. }`).
     pub fn source(&self) -> String {
         let v = self.vt.name();
@@ -296,26 +432,43 @@ impl Kernel {
                 ParamKind::ScalarOut => format!("{}: &mut {v}", p.name),
             })
             .collect();
-        let mut lhs = self.params[self.out].name.clone();
-        if !self.out_vars.is_empty() {
-            let names: Vec<&str> = self
-                .out_vars
+        if self.is_sequence() {
+            let last = self.statements.len() - 1;
+            let body: Vec<String> = self
+                .statements
                 .iter()
-                .map(|&x| self.var_names[x].as_str())
+                .enumerate()
+                .map(|(s, st)| {
+                    let step = self.step(s);
+                    let attribute = st
+                        .schedule
+                        .as_ref()
+                        .map_or(String::new(), |a| a.attribute() + "\n    ");
+                    let defines = matches!(st.target, Target::Temporary(_));
+                    let end = if s < last || self.semicolon || defines {
+                        ";"
+                    } else {
+                        ""
+                    };
+                    format!("    {attribute}{}{end}", step.statement_source(defines))
+                })
                 .collect();
-            let _ = write!(lhs, "({})", names.join(", "));
+            return format!(
+                "fn {}({}) {{\n{}\n}}",
+                self.fn_name(),
+                params.join(", "),
+                body.join("\n")
+            );
         }
         let attribute = self
             .schedule
             .as_ref()
             .map_or(String::new(), |s| s.attribute() + "\n");
         format!(
-            "{attribute}fn {}({}) {{\n    {} {} {}{}\n}}",
+            "{attribute}fn {}({}) {{\n    {}{}\n}}",
             self.fn_name(),
             params.join(", "),
-            lhs,
-            if self.accumulate { "+=" } else { "=" },
-            self.render_expr(&self.rhs),
+            self.statement_source(false),
             if self.semicolon { ";" } else { "" }
         )
     }

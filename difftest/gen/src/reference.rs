@@ -2,7 +2,7 @@
 //! (sparsity pattern) of every output coordinate, by brute force over the placed sums.
 
 use crate::data::{coordinates, Entries};
-use crate::kernel::{Kernel, Op, ValTy};
+use crate::kernel::{Kernel, Op, ParamKind, ValTy};
 use crate::semantics::{place, Placed};
 use std::fmt::Write;
 
@@ -24,12 +24,18 @@ pub struct Point {
 pub struct Stored {
     /// Logical shape.
     pub shape: Vec<usize>,
-    /// Stored entries (explicit zeros included).
+    /// Stored entries (explicit zeros included); a NaN value is undefined (an earlier
+    /// statement of a sequence divided by zero or overflowed).
     pub entries: Entries,
+    /// Per entry, its magnitude (the scale of its rounding error: an earlier statement's
+    /// [`Point::mag`]); empty: each value's absolute value.
+    pub mags: Vec<f64>,
 }
 
 /// Arithmetic of the reference: exact `i64` (checked) or `f64`.
 trait Num: Copy {
+    /// Exact arithmetic (no rounding error to bound).
+    const EXACT: bool;
     fn from_f64(x: f64) -> Self;
     fn to_f64(self) -> f64;
     fn zero() -> Self;
@@ -38,6 +44,7 @@ trait Num: Copy {
 }
 
 impl Num for f64 {
+    const EXACT: bool = false;
     fn from_f64(x: f64) -> Self {
         x
     }
@@ -62,6 +69,7 @@ impl Num for f64 {
 }
 
 impl Num for i64 {
+    const EXACT: bool = true;
     fn from_f64(x: f64) -> Self {
         x as i64
     }
@@ -88,6 +96,8 @@ impl Num for i64 {
 struct DenseIn<T> {
     shape: Vec<usize>,
     vals: Vec<T>,
+    mags: Vec<f64>,
+    undefined: Vec<bool>,
     stored: Vec<bool>,
 }
 
@@ -97,11 +107,18 @@ impl<T: Num> DenseIn<T> {
         let mut d = DenseIn {
             shape: s.shape.clone(),
             vals: vec![T::zero(); len],
+            mags: vec![0.0; len],
+            undefined: vec![false; len],
             stored: vec![false; len],
         };
-        for (c, v) in &s.entries {
+        for (n, (c, v)) in s.entries.iter().enumerate() {
             let at = d.flat(c.iter().copied());
-            d.vals[at] = d.vals[at].op(Op::Add, T::from_f64(*v)).unwrap_or(T::zero());
+            if v.is_nan() {
+                d.undefined[at] = true;
+            } else {
+                d.vals[at] = d.vals[at].op(Op::Add, T::from_f64(*v)).unwrap_or(T::zero());
+            }
+            d.mags[at] += s.mags.get(n).copied().unwrap_or(v.abs());
             d.stored[at] = true;
         }
         d
@@ -115,6 +132,8 @@ impl<T: Num> DenseIn<T> {
 struct Eval<'a, T> {
     tensors: Vec<Option<DenseIn<T>>>,
     scalars: &'a [f64],
+    /// Per scalar, its magnitude (empty: its absolute value).
+    scalar_mags: &'a [f64],
     sizes: &'a [usize],
 }
 
@@ -127,12 +146,13 @@ impl<T: Num> Eval<'_, T> {
             Placed::Access { param, vars } => {
                 let t = self.tensors[*param].as_ref().expect("an accessed input");
                 let at = t.flat(vars.iter().map(|&v| env[v]));
-                let v = t.vals[at];
-                (Some(v), v.to_f64().abs(), t.stored[at])
+                let v = Some(t.vals[at]).filter(|_| !t.undefined[at]);
+                (v, t.mags[at], t.stored[at])
             }
             Placed::Scalar { param } => {
                 let v = self.scalars[*param];
-                (Some(T::from_f64(v)), v.abs(), true)
+                let mag = self.scalar_mags.get(*param).copied().unwrap_or(v.abs());
+                (Some(T::from_f64(v)).filter(|_| !v.is_nan()), mag, true)
             }
             Placed::Lit(v) => (Some(T::from_f64(*v)), v.abs(), true),
             Placed::Neg(b) => {
@@ -143,13 +163,31 @@ impl<T: Num> Eval<'_, T> {
                 let (lv, lm, lp) = self.eval(l, env);
                 let (rv, rm, rp) = self.eval(r, env);
                 let v = match (lv, rv) {
+                    // A float divisor within its rounding error of zero (a difference of
+                    // nearly equal values an earlier statement computed) gives a quotient of
+                    // any size: undefined.
+                    (_, Some(b))
+                        if *op == Op::Div && !T::EXACT && b.to_f64().abs() <= 1e-3 * rm =>
+                    {
+                        None
+                    }
                     (Some(a), Some(b)) => a.op(*op, b),
                     _ => None,
                 };
                 let (m, p) = match op {
                     Op::Add | Op::Sub => (lm + rm, lp || rp),
                     Op::Mul => (lm * rm, lp && rp),
-                    Op::Div => (if rm == 0.0 { f64::INFINITY } else { lm / rm }, lp && rp),
+                    // The error of a / b: |da| / |b| + |a| |db| / b².
+                    Op::Div => {
+                        let m = match (lv, rv) {
+                            (Some(a), Some(b)) if b.to_f64() != 0.0 => {
+                                let (a, b) = (a.to_f64().abs(), b.to_f64().abs());
+                                lm / b + a * rm / (b * b)
+                            }
+                            _ => f64::INFINITY,
+                        };
+                        (m, lp && rp)
+                    }
                 };
                 (v, m, p)
             }
@@ -184,9 +222,20 @@ pub fn evaluate(
     tensors: &[Option<Stored>],
     scalars: &[f64],
 ) -> Vec<Point> {
+    evaluate_with(k, var_sizes, tensors, scalars, &[])
+}
+
+/// [`evaluate`] with the magnitudes of the scalars (NaN scalars are undefined).
+fn evaluate_with(
+    k: &Kernel,
+    var_sizes: &[usize],
+    tensors: &[Option<Stored>],
+    scalars: &[f64],
+    scalar_mags: &[f64],
+) -> Vec<Point> {
     match k.vt {
-        ValTy::I64 => evaluate_as::<i64>(k, var_sizes, tensors, scalars),
-        ValTy::F64 | ValTy::F32 => evaluate_as::<f64>(k, var_sizes, tensors, scalars),
+        ValTy::I64 => evaluate_as::<i64>(k, var_sizes, tensors, scalars, scalar_mags),
+        ValTy::F64 | ValTy::F32 => evaluate_as::<f64>(k, var_sizes, tensors, scalars, scalar_mags),
     }
 }
 
@@ -195,6 +244,7 @@ fn evaluate_as<T: Num>(
     var_sizes: &[usize],
     tensors: &[Option<Stored>],
     scalars: &[f64],
+    scalar_mags: &[f64],
 ) -> Vec<Point> {
     let placed = place(k);
     let ev = Eval::<T> {
@@ -203,6 +253,7 @@ fn evaluate_as<T: Num>(
             .map(|t| t.as_ref().map(DenseIn::new))
             .collect(),
         scalars,
+        scalar_mags,
         sizes: var_sizes,
     };
     let out_shape: Vec<usize> = k.out_vars.iter().map(|&v| var_sizes[v]).collect();
@@ -386,4 +437,225 @@ fn summarize(errs: Vec<String>) -> Result<(), String> {
         let _ = write!(s, "... ({} differences in all)", errs.len());
     }
     Err(s.trim_end_matches("; ").to_string())
+}
+
+/// One stored component of an output after a kernel of several statements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Component {
+    /// Logical coordinate (empty for a scalar).
+    pub coord: Vec<usize>,
+    /// Its value; `None` if undefined.
+    pub value: Option<f64>,
+    /// The scale of its rounding error.
+    pub mag: f64,
+}
+
+/// What the reference computes for a kernel of several statements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequenceResult {
+    /// Per parameter: an output's final contents (its stored components; a scalar's one at
+    /// `[]`), `None` for inputs.
+    pub outputs: Vec<Option<Vec<Component>>>,
+    /// Some statement computed an undefined value (a division by zero, an integer overflow).
+    pub undefined: bool,
+}
+
+/// The largest integer the reference compares exactly (beyond it, `f64` rounds).
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// Runs a kernel of several statements on dense copies: each statement ([`Kernel::step`])
+/// is evaluated by [`evaluate`] over what the statements before it left (outputs,
+/// temporaries), and its output becomes what [`check_dense`] and [`check_sparse`] expect of
+/// it: a dense or scalar output everywhere (`+=`, `-=`: added to its old contents), a sparse
+/// output exactly on the present coordinates (with whole blocks of a dense block, zeros where
+/// nothing contributes) or, after `+=`/`-=`, on their union with its old pattern.
+///
+/// `tensors[p]` holds tensor `p`'s stored entries (an output's stale ones), `scalars[p]`
+/// scalar `p`'s value (a scalar output's stale one).
+pub fn evaluate_sequence(
+    k: &Kernel,
+    var_sizes: &[usize],
+    tensors: &[Option<Stored>],
+    scalars: &[f64],
+) -> SequenceResult {
+    let n = k.params.len();
+    let component = |coord: Vec<usize>, v: f64| Component {
+        coord,
+        value: Some(v),
+        mag: v.abs(),
+    };
+    let mut state: Vec<Option<Vec<Component>>> = k
+        .params
+        .iter()
+        .enumerate()
+        .map(|(p, param)| match param.kind {
+            ParamKind::Output(_) => tensors[p].as_ref().map(|s| {
+                s.entries
+                    .iter()
+                    .map(|(c, v)| component(c.clone(), *v))
+                    .collect()
+            }),
+            ParamKind::ScalarOut => Some(vec![component(Vec::new(), scalars[p])]),
+            _ => None,
+        })
+        .collect();
+    let mut temporaries = vec![component(Vec::new(), 0.0); k.temporaries.len()];
+    let mut undefined = false;
+    for step in k.steps() {
+        let mut stored: Vec<Option<Stored>> = Vec::new();
+        let (mut values, mut mags) = (Vec::new(), Vec::new());
+        for p in 0..step.params.len() {
+            let current = if p < n {
+                state[p].as_deref()
+            } else {
+                Some(std::slice::from_ref(&temporaries[p - n]))
+            };
+            let is_tensor = step.params[p].format().is_some();
+            match (current, is_tensor) {
+                (Some(c), true) => {
+                    stored.push(Some(Stored {
+                        shape: tensors[p].as_ref().map_or(Vec::new(), |t| t.shape.clone()),
+                        entries: c
+                            .iter()
+                            .map(|x| (x.coord.clone(), x.value.unwrap_or(f64::NAN)))
+                            .collect(),
+                        mags: c.iter().map(|x| x.mag).collect(),
+                    }));
+                    values.push(0.0);
+                    mags.push(0.0);
+                }
+                (Some(c), false) => {
+                    stored.push(None);
+                    values.push(c[0].value.unwrap_or(f64::NAN));
+                    mags.push(c[0].mag);
+                }
+                (None, _) => {
+                    stored.push(tensors.get(p).cloned().flatten());
+                    let v = scalars.get(p).copied().unwrap_or(0.0);
+                    values.push(v);
+                    mags.push(v.abs());
+                }
+            }
+        }
+        let points = evaluate_with(&step, var_sizes, &stored, &values, &mags);
+        let old = if step.out < n {
+            state[step.out].clone().unwrap_or_default()
+        } else {
+            vec![temporaries[step.out - n].clone()]
+        };
+        let written = written(&step, &points, &old);
+        undefined |= points.iter().any(|p| p.present && p.value.is_none())
+            || written.iter().any(|c| c.value.is_none());
+        if step.out < n {
+            state[step.out] = Some(written);
+        } else {
+            temporaries[step.out - n] = written.into_iter().next().expect("a scalar");
+        }
+    }
+    SequenceResult {
+        outputs: state,
+        undefined,
+    }
+}
+
+/// The contents of a step's output after it runs, from its old contents and the reference's
+/// points.
+fn written(k: &Kernel, points: &[Point], old: &[Component]) -> Vec<Component> {
+    let old_at: std::collections::BTreeMap<&[usize], &Component> = old
+        .iter()
+        .filter(|_| k.accumulate)
+        .map(|c| (c.coord.as_slice(), c))
+        .collect();
+    let bounded = |v: Option<f64>| {
+        v.filter(|v| v.is_finite() && (k.vt != ValTy::I64 || v.abs() < EXACT_INTEGERS))
+    };
+    let sum = |o: &Component, pt: &Point| Component {
+        coord: pt.coord.clone(),
+        value: bounded(match (o.value, pt.value) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        }),
+        mag: o.mag + pt.mag,
+    };
+    let new = |pt: &Point| Component {
+        coord: pt.coord.clone(),
+        value: bounded(pt.value),
+        mag: pt.mag,
+    };
+    if k.dense_output() {
+        return points
+            .iter()
+            .map(|pt| match old_at.get(pt.coord.as_slice()) {
+                Some(o) => sum(o, pt),
+                None => new(pt),
+            })
+            .collect();
+    }
+    let f = k.out_format().expect("a sparse output");
+    let block_of = |c: &[usize]| -> Option<Vec<usize>> {
+        let levels = f.dense_block_start()?;
+        Some((0..levels).map(|l| c[f.modes[l]]).collect())
+    };
+    let present_blocks: std::collections::BTreeSet<Vec<usize>> = points
+        .iter()
+        .filter(|p| p.present)
+        .filter_map(|p| block_of(&p.coord))
+        .collect();
+    points
+        .iter()
+        .filter_map(|pt| match (old_at.get(pt.coord.as_slice()), pt.present) {
+            (Some(o), true) => Some(sum(o, pt)),
+            (Some(o), false) => Some((*o).clone()),
+            (None, true) => Some(new(pt)),
+            (None, false) => block_of(&pt.coord)
+                .filter(|b| present_blocks.contains(b))
+                .map(|_| Component {
+                    coord: pt.coord.clone(),
+                    value: Some(0.0),
+                    mag: 0.0,
+                }),
+        })
+        .collect()
+}
+
+/// Checks an output's contents after a kernel of several statements against
+/// [`evaluate_sequence`]'s: the same stored coordinates, each once, with close values.
+pub fn check_contents(
+    vt: ValTy,
+    name: &str,
+    want: &[Component],
+    got: &[(Vec<usize>, f64)],
+) -> Result<(), String> {
+    let mut errs = Vec::new();
+    let mut at: std::collections::BTreeMap<&[usize], Vec<f64>> = std::collections::BTreeMap::new();
+    for (c, v) in got {
+        at.entry(c.as_slice()).or_default().push(*v);
+    }
+    for (c, vs) in &at {
+        if vs.len() > 1 {
+            errs.push(format!("`{name}`: {c:?} is stored {} times", vs.len()));
+        }
+    }
+    for w in want {
+        match (at.get(w.coord.as_slice()), w.value) {
+            (None, v) => errs.push(format!(
+                "`{name}`: {:?} is missing (reference value {})",
+                w.coord,
+                v.map_or("undefined".into(), |v| v.to_string())
+            )),
+            (Some(g), Some(v)) if !close(vt, g[0], v, w.mag) => errs.push(format!(
+                "`{name}`: at {:?}: got {}, want {v}",
+                w.coord, g[0]
+            )),
+            _ => {}
+        }
+    }
+    for (c, v) in got {
+        if !want.iter().any(|w| w.coord == *c) {
+            errs.push(format!(
+                "`{name}`: {c:?} is stored (value {v}) but nothing contributes there"
+            ));
+        }
+    }
+    summarize(errs)
 }

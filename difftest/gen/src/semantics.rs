@@ -97,6 +97,10 @@ pub fn place(k: &Kernel) -> Placed {
 fn place_with_hidden(k: &Kernel, hidden: &BTreeSet<usize>) -> Placed {
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
     let reduction: BTreeSet<usize> = k.rhs.vars().difference(&out).copied().collect();
+    if k.subtract {
+        // `y -= e` is `y += -(e)`.
+        return place_in(&Expr::negate(k.rhs.clone()), reduction, hidden);
+    }
     place_in(&k.rhs, reduction, hidden)
 }
 
@@ -242,8 +246,21 @@ impl fmt::Display for Limitation {
     }
 }
 
-/// Every limitation the kernel hits (empty: the compiler must accept it).
+/// Every limitation the kernel hits (empty: the compiler must accept it). A kernel of several
+/// statements hits those of each statement ([`Kernel::step`]): it is accepted iff every
+/// statement is.
 pub fn limitations(k: &Kernel) -> Vec<Limitation> {
+    if k.is_sequence() {
+        let mut found: Vec<Limitation> = Vec::new();
+        for step in k.steps() {
+            for l in limitations(&step) {
+                if !found.contains(&l) {
+                    found.push(l);
+                }
+            }
+        }
+        return found;
+    }
     let mut found = Vec::new();
     let sparse_out = !k.dense_output();
     if has_sparse_divisor(k, &k.rhs, false) {
@@ -307,6 +324,12 @@ impl fmt::Display for Placement {
             self.level
         )
     }
+}
+
+/// The workspace each statement of an accepted kernel is computed through ([`workspace`] of
+/// each [`Kernel::step`]; one for a single-statement kernel).
+pub fn workspaces(k: &Kernel) -> Vec<Option<Placement>> {
+    k.steps().iter().map(workspace).collect()
 }
 
 /// The workspace an accepted kernel (no [`limitations`]) is computed through, if any: with a
@@ -559,6 +582,9 @@ const STRUCT_HELD: &[&str] = &["Dia", "CooAos", "Bcsr", "Csb"];
 /// two output variables no input access indexes together), whose orders without a workspace
 /// are inner products.
 pub fn conversion_applies(k: &Kernel) -> bool {
+    if k.is_sequence() {
+        return k.steps().iter().any(conversion_applies);
+    }
     if k.schedule.is_some() || product_like(k) {
         return false;
     }

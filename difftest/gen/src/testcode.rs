@@ -8,7 +8,8 @@ use crate::kernel::{Kernel, ParamKind};
 pub fn kernel_module(k: &Kernel, krate: &str) -> String {
     let mut args = Vec::new();
     let mut lets = Vec::new();
-    let mut finish = String::new();
+    let mut outputs = Vec::new();
+    let mut finish = Vec::new();
     let v = k.vt.name();
     for (p, param) in k.params.iter().enumerate() {
         let local = format!("p{p}");
@@ -26,23 +27,22 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
                 args.push(local);
             }
             ParamKind::Output(f) => {
-                lets.push(format!(
+                outputs.push(format!(
                     "let mut {local}: {} = c.output({p})?;",
                     f.rust_type(v)
                 ));
                 args.push(format!("&mut {local}"));
-                finish = format!("c.finish_tensor(r, &{local});");
+                finish.push(format!("c.read_tensor({p}, &{local});"));
             }
             ParamKind::ScalarOut => {
-                lets.push(format!("let mut {local}: {v} = c.scalar_output({p});"));
+                outputs.push(format!("let mut {local}: {v} = c.scalar_output({p});"));
                 args.push(format!("&mut {local}"));
-                finish = format!("c.finish_scalar(r, {local});");
+                finish.push(format!("c.read_scalar({p}, {local});"));
             }
         }
     }
-    // The output is built last, so that the case's phase says "in the kernel call".
-    let out_let = lets.remove(k.out);
-    lets.push(out_let);
+    // The outputs are built last, so that the case's phase says "in the kernel call".
+    lets.extend(outputs);
     let body = k.invocation().replace('\n', "\n    ");
     format!(
         "pub mod {name} {{
@@ -55,6 +55,7 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
     pub fn call(c: &mut Case<'_>) -> Result<(), Stop> {{
         {lets}
         let r = {fname}({args});
+        c.returned(r);
         {finish}
         Ok(())
     }}
@@ -64,5 +65,6 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
         fname = k.fn_name(),
         lets = lets.join("\n        "),
         args = args.join(", "),
+        finish = finish.join("\n        "),
     )
 }

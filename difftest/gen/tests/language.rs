@@ -4,9 +4,11 @@
 use sparse_difftest_gen::classify::{compile, judge, Compiled, Verdict};
 use sparse_difftest_gen::format::{Format, Kind};
 use sparse_difftest_gen::kernel::{
-    Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, ValTy,
+    Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, Statement, Target, ValTy,
 };
-use sparse_difftest_gen::reference::{check_dense, check_sparse, evaluate, Stored};
+use sparse_difftest_gen::reference::{
+    check_dense, check_sparse, evaluate, evaluate_sequence, Stored,
+};
 use sparse_difftest_gen::semantics::{
     conversion_applies, has_loop_order_with, limitations, place, workspace, workspace_levels,
     Limitation, Placement,
@@ -74,6 +76,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         out: 0,
         out_vars: out_vars.to_vec(),
         accumulate: false,
+        subtract: false,
         rhs,
         var_names: ["i", "j", "k", "l", "m"][..n]
             .iter()
@@ -81,6 +84,8 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
             .collect(),
         semicolon: false,
         schedule: None,
+        statements: Vec::new(),
+        temporaries: Vec::new(),
     }
 }
 
@@ -564,13 +569,14 @@ fn a_schedule_renders_as_an_attribute() {
         "{src}"
     );
     syn_parses(&src);
-    assert!(matches!(compile(&s), Compiled::Accepted(Some(_))));
+    assert!(matches!(compile(&s), Compiled::Accepted(w) if matches!(w[..], [Some(_)])));
 }
 
 fn stored(shape: &[usize], entries: &[(&[usize], f64)]) -> Option<Stored> {
     Some(Stored {
         shape: shape.to_vec(),
         entries: entries.iter().map(|(c, v)| (c.to_vec(), *v)).collect(),
+        mags: Vec::new(),
     })
 }
 
@@ -724,4 +730,150 @@ fn generation_is_deterministic_and_parses() {
     for kind in [None, Some(Accumulator::Dense), Some(Accumulator::Hash)] {
         assert!(schedules.iter().any(|s| s.2 == kind));
     }
+}
+
+#[test]
+fn sequences_draw_every_construct_and_accept_iff_every_statement_does() {
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..1500 {
+        let k = sparse_difftest_gen::generate(seed);
+        if !k.is_sequence() {
+            continue;
+        }
+        let src = k.source();
+        syn_parses(&src);
+        assert!((2..=4).contains(&k.statements.len()), "seed {seed}");
+        assert!(
+            k.schedule.is_none(),
+            "seed {seed}: schedules go on statements"
+        );
+        let mut union = Vec::new();
+        for step in k.steps() {
+            for l in limitations(&step) {
+                if !union.contains(&l) {
+                    union.push(l);
+                }
+            }
+        }
+        assert_eq!(limitations(&k), union, "seed {seed}");
+        for (s, st) in k.statements.iter().enumerate() {
+            let step = k.step(s);
+            if let Target::Param(p) = st.target {
+                if k.statements[..s].iter().any(|e| e.target == st.target) {
+                    seen.insert("an output written twice");
+                }
+                let mut own = false;
+                st.rhs.visit(&mut |e| {
+                    own |= matches!(e, Expr::Access { param, .. } if *param == p);
+                });
+                if own {
+                    seen.insert("an output read by its own statement");
+                }
+            } else {
+                seen.insert("let");
+            }
+            let mut reads_temporary = false;
+            st.rhs.visit(&mut |e| {
+                reads_temporary |= matches!(e, Expr::Scalar { param } if *param >= k.params.len());
+            });
+            if reads_temporary {
+                seen.insert("a temporary read");
+            }
+            if st.schedule.is_some() {
+                seen.insert("a statement schedule");
+            }
+            match (st.accumulate, st.subtract) {
+                (true, true) => seen.insert("-="),
+                (true, false) => seen.insert("+="),
+                _ => false,
+            };
+            if st.subtract && limitations(&step).is_empty() {
+                seen.insert("an accepted -=");
+            }
+        }
+        if src.contains(" / ") && src.contains("let ") {
+            seen.insert("a divisor in a kernel with temporaries");
+        }
+        let outputs = k
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::Output(_)))
+            .count();
+        if outputs >= 2 {
+            seen.insert("two tensor outputs");
+        }
+    }
+    for what in [
+        "an output written twice",
+        "an output read by its own statement",
+        "let",
+        "a temporary read",
+        "a statement schedule",
+        "-=",
+        "+=",
+        "an accepted -=",
+        "a divisor in a kernel with temporaries",
+        "two tensor outputs",
+    ] {
+        assert!(seen.contains(what), "no sequence with {what}: {seen:?}");
+    }
+}
+
+#[test]
+fn a_sequence_reads_what_earlier_statements_wrote_and_subtracts_on_the_union() {
+    // y(i) = x(i); let t = y(i) * y(i); y(i) -= t * z(i);  y, x, z SparseVec.
+    let y = output("y", alias("SparseVec"));
+    let x = input("x", alias("SparseVec"));
+    let z = input("z", alias("SparseVec"));
+    let mut k = kernel(vec![y, x, z], &[I], acc(1, &[I]));
+    let statement = |target, out_vars: &[usize], subtract, rhs| Statement {
+        target,
+        out_vars: out_vars.to_vec(),
+        accumulate: subtract,
+        subtract,
+        rhs,
+        schedule: None,
+    };
+    k.statements = vec![
+        statement(Target::Param(0), &[I], false, acc(1, &[I])),
+        statement(
+            Target::Temporary(0),
+            &[],
+            false,
+            mul(acc(0, &[I]), acc(0, &[I])),
+        ),
+        statement(
+            Target::Param(0),
+            &[I],
+            true,
+            mul(Expr::Scalar { param: 3 }, acc(2, &[I])),
+        ),
+    ];
+    k.temporaries = vec!["t".into()];
+    assert_eq!(
+        k.source(),
+        "fn k0(y: &mut SparseVec<f64>, x: &SparseVec<f64>, z: &SparseVec<f64>) {\n    y(i) = x(i);\n    let t = y(i) * y(i);\n    y(i) -= t * z(i)\n}"
+    );
+    assert!(limitations(&k).is_empty());
+    let tensors = vec![
+        stored(&[3], &[(&[1], 5.0)]),
+        stored(&[3], &[(&[0], 1.0), (&[2], 2.0)]),
+        stored(&[3], &[(&[1], 1.0)]),
+    ];
+    let result = evaluate_sequence(&k, &[3], &tensors, &[0.0; 3]);
+    let y: Vec<(Vec<usize>, Option<f64>)> = result.outputs[0]
+        .as_ref()
+        .expect("an output")
+        .iter()
+        .map(|c| (c.coord.clone(), c.value))
+        .collect();
+    assert_eq!(
+        y,
+        vec![
+            (vec![0], Some(1.0)),
+            (vec![1], Some(-5.0)),
+            (vec![2], Some(2.0))
+        ]
+    );
+    assert!(!result.undefined);
 }

@@ -14,7 +14,7 @@
 //! scanned from `--start` until `--kernels` of them are found), `--workspace` (likewise, only
 //! kernels that carry a schedule or that the compiler or the oracle computes through a
 //! workspace), `--conversion` (likewise, only kernels the oracle says convert an operand,
-//! rule (e)).
+//! rule (e)), `--sequences` (likewise, only kernels of several statements).
 
 use sparse_difftest::gen::classify::{self, Compiled, Verdict};
 use sparse_difftest::gen::kernel::Kernel;
@@ -44,13 +44,15 @@ struct Options {
     formats: Option<Vec<String>>,
     workspace: bool,
     conversion: bool,
+    sequences: bool,
 }
 
 fn usage(msg: &str) -> ! {
     eprintln!("sweep: {msg}");
     eprintln!(
         "usage: sweep [--kernels N] [--start SEED] [--batch B] [--out DIR] [--resume] \
-         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace] [--conversion]"
+         [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace] [--conversion] \
+         [--sequences]"
     );
     std::process::exit(2)
 }
@@ -69,6 +71,7 @@ fn options() -> Options {
         formats: None,
         workspace: false,
         conversion: false,
+        sequences: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -90,6 +93,7 @@ fn options() -> Options {
             "--write-known-failures" => o.write_known = true,
             "--workspace" => o.workspace = true,
             "--conversion" => o.conversion = true,
+            "--sequences" => o.sequences = true,
             "--timeout" => o.timeout = Duration::from_secs(num(value())),
             "--formats" => {
                 let names: Vec<String> = value().split(',').map(|s| s.trim().to_string()).collect();
@@ -202,6 +206,15 @@ impl Tally {
         format!("difftest: kernels with an input of {}", per.join(", "))
     }
 
+    /// Kernels of several statements (counted in `uses` under `sequences`).
+    fn sequences_line(&self) -> String {
+        let (all, acc) = self.uses.get("sequences").copied().unwrap_or((0, 0));
+        let failing = self.uses.get("sequences-failing").map_or(0, |u| u.0);
+        format!(
+            "difftest: {all} kernels of several statements, {acc} accepted, {failing} with a failure"
+        )
+    }
+
     /// Workspaces.
     fn workspace_line(&self) -> String {
         format!("difftest: {}", self.workspaces.line(self.accepted))
@@ -311,11 +324,15 @@ fn main() {
     // A resumed sweep keeps its conversion filter.
     let conversion_only =
         o.conversion || (o.resume && state_text.lines().any(|l| l == "conversion-only"));
+    // A resumed sweep keeps its sequence filter.
+    let sequences_only =
+        o.sequences || (o.resume && state_text.lines().any(|l| l == "sequences-only"));
     let wanted = |id: u64| {
         let k = generate(id);
         formats.as_ref().is_none_or(|f| uses_formats(&k, f))
             && (!workspace_only || through_workspace(&k))
             && (!conversion_only || semantics::conversion_applies(&k))
+            && (!sequences_only || k.is_sequence())
     };
     let (mut tally, seeds): (Tally, Vec<u64>) = if let Some(s) = &o.seeds {
         (Tally::default(), s.clone())
@@ -334,7 +351,7 @@ fn main() {
             .unwrap_or(t.next + o.kernels);
         let next = t.next;
         (t, (next..end).filter(|&id| wanted(id)).collect())
-    } else if formats.is_some() || workspace_only || conversion_only {
+    } else if formats.is_some() || workspace_only || conversion_only || sequences_only {
         eprintln!(
             "sweep: scanning seeds from {} for {} kernels that pass the filter",
             o.start, o.kernels
@@ -387,8 +404,8 @@ fn main() {
             let verdict = classify::judge(&k, &compiled);
             tally.kernels += 1;
             let runs = verdict.runs() && !matches!(compiled, Compiled::Panicked(_));
-            let workspace = match compiled {
-                Compiled::Accepted(w) => w,
+            let workspace = match &compiled {
+                Compiled::Accepted(w) => w.iter().flatten().next().copied(),
                 _ => None,
             };
             tally.workspaces.count(&k, runs, workspace);
@@ -398,6 +415,11 @@ fn main() {
                     u.0 += 1;
                     u.1 += u64::from(verdict.runs());
                 }
+            }
+            if k.is_sequence() {
+                let u = tally.uses.entry("sequences".to_string()).or_default();
+                u.0 += 1;
+                u.1 += u64::from(verdict.runs());
             }
             if let Verdict::RefusedAsExpected(l) = verdict {
                 *tally.refused.entry(l).or_insert(0) += 1;
@@ -438,6 +460,13 @@ fn main() {
                 *tally.failing.entry(*c).or_insert(0) += 1;
             }
             if f.verdict.is_some() || !classes.is_empty() {
+                if generate(*id).is_sequence() {
+                    tally
+                        .uses
+                        .entry("sequences-failing".to_string())
+                        .or_default()
+                        .0 += 1;
+                }
                 all_failing.insert(*id, f.defect_class(&generate(*id)));
                 text += &describe_finding(*id, f);
             }
@@ -455,6 +484,9 @@ fn main() {
         if conversion_only {
             let _ = writeln!(state, "conversion-only");
         }
+        if sequences_only {
+            let _ = writeln!(state, "sequences-only");
+        }
         std::fs::write(&state_path, state).expect("write state");
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         eprintln!(
@@ -469,6 +501,7 @@ fn main() {
         eprintln!("{}", tally.summary());
         eprintln!("{}", tally.uses_line());
         eprintln!("{}", tally.workspace_line());
+        eprintln!("{}", tally.sequences_line());
     }
 
     if o.ci {
@@ -488,14 +521,15 @@ fn main() {
     println!("{}", tally.summary());
     println!("{}", tally.uses_line());
     println!("{}", tally.workspace_line());
+    println!("{}", tally.sequences_line());
 }
 
 /// Whether the kernel carries a schedule, or the oracle or the compiler computes it through a
 /// workspace (the `--workspace` filter).
 fn through_workspace(k: &Kernel) -> bool {
-    k.schedule.is_some()
-        || semantics::workspace(k).is_some()
-        || matches!(classify::compile(k), Compiled::Accepted(Some(_)))
+    k.has_schedule()
+        || semantics::workspaces(k).iter().any(Option::is_some)
+        || matches!(classify::compile(k), Compiled::Accepted(w) if w.iter().any(Option::is_some))
 }
 
 /// Whether the kernel has an input of one of the aliases `formats`.
@@ -567,15 +601,23 @@ fn describe_finding(id: u64, f: &KernelFindings) -> String {
     }
     let _ = writeln!(s, "## kernel {id} [{}]: {}\n", k.template, what.join(", "));
     let _ = writeln!(s, "```rust\n{}\n```\n", k.invocation());
-    let _ = writeln!(s, "- sums placed: `{}`", semantics::place(&k).show(&k));
+    for step in k.steps() {
+        let _ = writeln!(
+            s,
+            "- sums placed: `{}`",
+            semantics::place(&step).show(&step)
+        );
+    }
     let lims = semantics::limitations(&k);
     let _ = writeln!(
         s,
         "- oracle: {}",
         if lims.is_empty() {
-            semantics::workspace(&k).map_or("accepted".to_string(), |w| {
-                format!("accepted, through a {w}")
-            })
+            let steps: Vec<String> = semantics::workspaces(&k)
+                .iter()
+                .map(|w| w.map_or("directly".to_string(), |w| format!("through a {w}")))
+                .collect();
+            format!("accepted ({})", steps.join("; "))
         } else {
             lims.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
         }
