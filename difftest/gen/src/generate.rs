@@ -182,9 +182,24 @@ fn sequence(seed: u64, rng: Rng) -> Kernel {
                 (Target::Temporary(g.temporaries - 1), Vec::new())
             }
             3 => {
-                let p = match g.scalar_outs.clone() {
-                    outs if !outs.is_empty() && g.rng.chance(0.5) => *g.rng.pick(&outs),
-                    _ => g.output(0),
+                // Not a scalar output the right side reads: a statement cannot read its own
+                // scalar output (`s = s + e` is `s += e`).
+                let mut read = Vec::new();
+                rhs.visit(&mut |e| {
+                    if let Expr::Scalar { param } = e {
+                        read.push(*param);
+                    }
+                });
+                let outs: Vec<usize> = g
+                    .scalar_outs
+                    .iter()
+                    .copied()
+                    .filter(|p| !read.contains(p))
+                    .collect();
+                let p = if !outs.is_empty() && g.rng.chance(0.5) {
+                    *g.rng.pick(&outs)
+                } else {
+                    g.output(0)
                 };
                 (Target::Param(p), Vec::new())
             }
