@@ -294,6 +294,36 @@ pub fn same_name(a: &str, b: &str) -> bool {
 }
 
 impl Kernel {
+    /// The order of the dense operand parameter `p` passes as storage the test owns, for a
+    /// deterministic quarter of the `Dense1`, `Dense2` and `Dense3` parameters (by kernel id
+    /// and position): order 1 as a slice (`&[V]`, `&mut [V]`), 2 and 3 as a dense view
+    /// (`&Dense2View<'_, V>`, `&mut Dense2ViewMut<'_, V>`). `None` for every other parameter.
+    pub fn borrowed(&self, p: usize) -> Option<usize> {
+        let f = self.params[p].format()?;
+        let order = match f.alias_name()? {
+            "Dense1" => 1,
+            "Dense2" => 2,
+            "Dense3" => 3,
+            _ => return None,
+        };
+        let mix =
+            (self.id ^ (p as u64).wrapping_mul(0x9e37_79b9)).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        (mix >> 62 == 0).then_some(order)
+    }
+
+    /// The type of tensor parameter `p` (format `f`) behind its reference, as the signature
+    /// writes it.
+    pub fn param_type(&self, p: usize, f: &Format) -> String {
+        let v = self.vt.name();
+        let output = matches!(self.params[p].kind, ParamKind::Output(_));
+        match (self.borrowed(p), output) {
+            (Some(1), _) => format!("[{v}]"),
+            (Some(n), false) => format!("Dense{n}View<'_, {v}>"),
+            (Some(n), true) => format!("Dense{n}ViewMut<'_, {v}>"),
+            (None, _) => f.rust_type(v),
+        }
+    }
+
     /// The generated function's name.
     pub fn fn_name(&self) -> String {
         format!("k{}", self.id)
@@ -425,9 +455,10 @@ impl Kernel {
         let params: Vec<String> = self
             .params
             .iter()
-            .map(|p| match &p.kind {
-                ParamKind::Input(f) => format!("{}: &{}", p.name, f.rust_type(v)),
-                ParamKind::Output(f) => format!("{}: &mut {}", p.name, f.rust_type(v)),
+            .enumerate()
+            .map(|(at, p)| match &p.kind {
+                ParamKind::Input(f) => format!("{}: &{}", p.name, self.param_type(at, f)),
+                ParamKind::Output(f) => format!("{}: &mut {}", p.name, self.param_type(at, f)),
                 ParamKind::ScalarIn => format!("{}: {v}", p.name),
                 ParamKind::ScalarOut => format!("{}: &mut {v}", p.name),
             })

@@ -3,6 +3,23 @@
 
 use crate::kernel::{Kernel, ParamKind};
 
+/// The argument for tensor parameter `p`, built as the owned tensor `local`: a reference to
+/// it, or the slice or dense view over its values the signature asks for
+/// ([`Kernel::borrowed`]).
+fn borrow(k: &Kernel, p: usize, local: &str, output: bool) -> String {
+    let (reference, vals, view) = match output {
+        false => ("&", "vals", "View"),
+        true => ("&mut ", "vals_mut", "ViewMut"),
+    };
+    match k.borrowed(p) {
+        None => format!("{reference}{local}"),
+        Some(1) => format!("{local}.{vals}()"),
+        Some(n) => format!(
+            "{reference}Dense{n}{view}::new(<[usize; {n}]>::try_from({local}.shape()).unwrap(), {local}.{vals}()).unwrap()"
+        ),
+    }
+}
+
 /// The Rust source of a kernel's module for a generated test crate: the kernel, and the `call`
 /// function that builds its operands. `krate` is the path of this crate (`::sparse_difftest`).
 pub fn kernel_module(k: &Kernel, krate: &str) -> String {
@@ -20,7 +37,7 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
                     None => format!("c.input({p})?"),
                 };
                 lets.push(format!("let {local}: {} = {build};", f.rust_type(v)));
-                args.push(format!("&{local}"));
+                args.push(borrow(k, p, &local, false));
             }
             ParamKind::ScalarIn => {
                 lets.push(format!("let {local}: {v} = c.scalar({p});"));
@@ -31,7 +48,7 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
                     "let mut {local}: {} = c.output({p})?;",
                     f.rust_type(v)
                 ));
-                args.push(format!("&mut {local}"));
+                args.push(borrow(k, p, &local, true));
                 finish.push(format!("c.read_tensor({p}, &{local});"));
             }
             ParamKind::ScalarOut => {
