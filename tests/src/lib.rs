@@ -393,6 +393,22 @@ pub fn matvec<V: TestValue>(a: &DenseT<V>, x: &DenseT<V>) -> DenseT<V> {
     y
 }
 
+/// `C = A B` over dense oracle matrices, written straightforwardly.
+pub fn matmul(a: &DenseT<f64>, b: &DenseT<f64>) -> DenseT<f64> {
+    let (m, k, n) = (a.dim(0), a.dim(1), b.dim(1));
+    let mut c = DenseT::zeros(&[m, n]);
+    for i in 0..m {
+        for j in 0..n {
+            let mut s = 0.0;
+            for l in 0..k {
+                s += a.get(&[i, l]) * b.get(&[l, j]);
+            }
+            c.set(&[i, j], s);
+        }
+    }
+    c
+}
+
 /// The oracle of an element-wise `f(a, b)` over two dense tensors of one shape.
 pub fn elementwise(a: &DenseT<f64>, b: &DenseT<f64>, f: impl Fn(f64, f64) -> f64) -> DenseT<f64> {
     let mut out = DenseT::zeros(&a.shape);

@@ -9,22 +9,6 @@ use sparse_tests::*;
 /// Inner (contracted) dimensions used with every matrix shape.
 const INNER: [usize; 3] = [0, 1, 5];
 
-/// `C = A B`, written straightforwardly.
-fn matmul(a: &DenseT<f64>, b: &DenseT<f64>) -> DenseT<f64> {
-    let (m, k, n) = (a.dim(0), a.dim(1), b.dim(1));
-    let mut c = DenseT::zeros(&[m, n]);
-    for i in 0..m {
-        for j in 0..n {
-            let mut s = 0.0;
-            for l in 0..k {
-                s += a.get(&[i, l]) * b.get(&[l, j]);
-            }
-            c.set(&[i, j], s);
-        }
-    }
-    c
-}
-
 /// SpMM `c(i,j) = a(i,k) * b(k,j)` (and `+=`) for one format of `a`; `b`
 /// and `c` are Dense2.
 macro_rules! spmm_case {

@@ -86,21 +86,6 @@ fn spd(n: usize, density: f64, seed: u64) -> Entries<f64> {
     out
 }
 
-/// The product of two dense matrices.
-fn matmul(a: &DenseT<f64>, b: &DenseT<f64>) -> DenseT<f64> {
-    let (m, n, p) = (a.dim(0), a.dim(1), b.dim(1));
-    let mut c = DenseT::zeros(&[m, p]);
-    for i in 0..m {
-        for k in 0..p {
-            c.set(
-                &[i, k],
-                (0..n).map(|j| a.get(&[i, j]) * b.get(&[j, k])).sum(),
-            );
-        }
-    }
-    c
-}
-
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }

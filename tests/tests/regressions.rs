@@ -648,21 +648,6 @@ mod output_read_with_variables_of_its_own {
         }
     }
 
-    /// `c(i, k) = sum_j a(i, j) b(j, k)` over dense oracles.
-    fn product(a: &DenseT<f64>, b: &DenseT<f64>) -> DenseT<f64> {
-        let (m, n, p) = (a.dim(0), a.dim(1), b.dim(1));
-        let mut c = DenseT::zeros(&[m, p]);
-        for i in 0..m {
-            for k in 0..p {
-                c.set(
-                    &[i, k],
-                    (0..n).map(|j| a.get(&[i, j]) * b.get(&[j, k])).sum(),
-                );
-            }
-        }
-        c
-    }
-
     fn transpose(a: &DenseT<f64>) -> DenseT<f64> {
         let mut t = DenseT::zeros(&[a.dim(1), a.dim(0)]);
         for c in coordinates(&a.shape) {
@@ -682,10 +667,10 @@ mod output_read_with_variables_of_its_own {
             let u: Dense2<f64> = build(&[n, n], &ue);
             let mut a: Csr<f64> = build(&[n, n], &ae);
             left_multiply(&mut a, &u).unwrap();
-            assert_close(&a.to_dense(), &product(&ud, &ad), 1e-12, (&case, "u a"));
+            assert_close(&a.to_dense(), &matmul(&ud, &ad), 1e-12, (&case, "u a"));
             revalidate(&a);
 
-            let want = product(&ud, &transpose(&ad));
+            let want = matmul(&ud, &transpose(&ad));
             let mut z: Csr<f64> = build(&[n, n], &ae);
             times_own_transpose(&mut z, &u).unwrap();
             assert_close(&z.to_dense(), &want, 1e-12, (&case, "c zt"));
