@@ -306,8 +306,13 @@ impl Kernel {
             "Dense3" => 3,
             _ => return None,
         };
-        let mix =
-            (self.id ^ (p as u64).wrapping_mul(0x9e37_79b9)).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        // SplitMix64's finalizer over the id and position: well mixed even for small ids.
+        let mut mix = self
+            .id
+            .wrapping_add((p as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        mix = (mix ^ (mix >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        mix = (mix ^ (mix >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        mix ^= mix >> 31;
         (mix >> 62 == 0).then_some(order)
     }
 

@@ -686,8 +686,43 @@ fn generated_source_renders_precedence() {
         "-(a(i) + b(i)) * a(i) - (b(i) - -(-a(i)))"
     );
     let src = k.source();
-    assert!(src.starts_with("fn k0(y: &mut Dense1<f64>, a: &Dense1<f64>, b: &Dense1<f64>)"));
+    // A dense parameter may be declared as a slice (`Kernel::borrowed`).
+    let ty = |p: usize| k.param_type(p, k.params[p].format().unwrap());
+    let signature = format!("fn k0(y: &mut {}, a: &{}, b: &{})", ty(0), ty(1), ty(2));
+    assert!(src.starts_with(&signature), "{src}");
     syn_parses(&src);
+}
+
+#[test]
+fn a_quarter_of_the_dense_parameters_are_borrowed() {
+    let mut k = kernel(
+        vec![
+            output("y", alias("Dense2")),
+            input("a", alias("Dense1")),
+            input("b", alias("Csr")),
+        ],
+        &[I, J],
+        acc(2, &[I, J]),
+    );
+    let mut borrowed = [0; 3];
+    for id in 0..400 {
+        k.id = id;
+        for (p, count) in borrowed.iter_mut().enumerate() {
+            *count += usize::from(k.borrowed(p).is_some());
+        }
+        let src = k.source();
+        assert_eq!(
+            src.contains("y: &mut Dense2ViewMut<'_, f64>"),
+            k.borrowed(0) == Some(2),
+            "{src}"
+        );
+        assert_eq!(src.contains("a: &[f64]"), k.borrowed(1) == Some(1), "{src}");
+    }
+    assert!(
+        (70..130).contains(&borrowed[0]) && (70..130).contains(&borrowed[1]),
+        "{borrowed:?}"
+    );
+    assert_eq!(borrowed[2], 0, "a sparse parameter is never borrowed");
 }
 
 fn syn_parses(src: &str) {
