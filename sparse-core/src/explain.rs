@@ -17,10 +17,10 @@
 //! ```
 
 use crate::diagnostic::Diagnostics;
-use crate::format::Iteration;
 use crate::ir::Listing;
 use crate::iteration_graph::path_edges;
 use crate::lattice::{Iter, LevelInfo, MergeLattice, Strategy};
+use crate::lower::LoopLevels;
 use crate::lower::{MAX_CASE_COPIES, MAX_LATTICE_ITERATORS};
 use crate::names::plain;
 use crate::notation::{AccessId, AssignOp, BinOp, Expr, Kernel, Output, VarId};
@@ -325,7 +325,7 @@ fn nest_lattices(out: &mut String, part: &Part) {
             .chain([&v])
             .fold(expr.clone(), |e, &u| open(&e, u));
         let expr = &expr;
-        let info = Loop::new(k, &bound, v);
+        let info = loop_levels(k, &bound, v);
         let lattice = MergeLattice::build(expr, &info);
         let mut ids = Vec::new();
         expr.accesses(&mut ids);
@@ -370,7 +370,7 @@ fn nest_lattices(out: &mut String, part: &Part) {
     }
 }
 
-fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: &Loop) {
+fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: &LoopLevels) {
     let strategy = Strategy::of(lattice, info);
     let iter_name = |it: &Iter| match *it {
         Iter::Level { access, level } => format!(
@@ -430,7 +430,7 @@ fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: 
                 how.push(format!(
                     "{name} is unordered: merged through a sorted copy of its segment"
                 ));
-            } else if !lf.is_ordered() && appends_along(k, info.v) {
+            } else if !lf.is_ordered() && appends_along(k, info.var()) {
                 how.push(format!(
                     "{name} is unordered: visited through a sorted copy of its segment, as the output is appended in order"
                 ));
@@ -505,67 +505,19 @@ fn inner_sums(expr: &Expr, enclosing: &[VarId], out: &mut Vec<(VarId, Expr, Vec<
     }
 }
 
-/// The level facts of one loop, as lowering's own `LoopInfo` answers them: the levels of each
-/// access resolved around the loop are those whose variables the enclosing loops bind, from
-/// the root down.
-struct Loop<'a> {
-    kernel: &'a Kernel,
-    /// Per access, how many of its levels (from the root) are resolved around the loop.
-    resolved: Vec<usize>,
-    v: VarId,
-}
-
-impl<'a> Loop<'a> {
-    fn new(kernel: &'a Kernel, bound: &[VarId], v: VarId) -> Self {
-        let resolved = (0..kernel.accesses.len())
-            .map(|a| {
-                let format = kernel.format_of(a);
-                (0..format.order())
-                    .take_while(|&l| bound.contains(&kernel.accesses[a].level_var(format, l)))
-                    .count()
-            })
-            .collect();
-        Loop {
-            kernel,
-            resolved,
-            v,
-        }
-    }
-}
-
-impl LevelInfo for Loop<'_> {
-    fn level_of(&self, a: AccessId) -> Option<usize> {
-        let format = self.kernel.format_of(a);
-        (self.resolved[a]..format.order())
-            .find(|&l| self.kernel.accesses[a].level_var(format, l) == self.v)
-    }
-
-    fn is_full(&self, it: Iter) -> bool {
-        match it {
-            Iter::Universe => true,
-            Iter::Level { access, level } => self.kernel.format_of(access).levels[level].is_full(),
-        }
-    }
-
-    fn has_locate(&self, it: Iter) -> bool {
-        match it {
-            Iter::Universe => true,
-            Iter::Level { access, level } => {
-                self.kernel.format_of(access).levels[level].has_locate()
-            }
-        }
-    }
-
-    fn iterates_positions(&self, it: Iter) -> bool {
-        match it {
-            Iter::Universe => false,
-            Iter::Level { access, level } => {
-                let l = &self.kernel.format_of(access).levels[level];
-                l.iteration() == Iteration::CoordinatePosition
-                    && (!l.has_locate() || self.resolved[access] == level)
-            }
-        }
-    }
+/// The level facts of the loop over `v` inside loops binding `bound`, as lowering asks them
+/// ([`LoopLevels`]): the levels of each access resolved around the loop are those whose
+/// variables the enclosing loops bind, from the root down.
+fn loop_levels<'a>(kernel: &'a Kernel, bound: &[VarId], v: VarId) -> LoopLevels<'a> {
+    let resolved = (0..kernel.accesses.len())
+        .map(|a| {
+            let format = kernel.format_of(a);
+            (0..format.order())
+                .take_while(|&l| bound.contains(&kernel.accesses[a].level_var(format, l)))
+                .count()
+        })
+        .collect();
+    LoopLevels::new(kernel, resolved, v)
 }
 
 /// The loop IR of the kernel (`crate::ir`'s listing), and of its compute-only variant if a

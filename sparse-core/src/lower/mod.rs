@@ -224,15 +224,9 @@ impl<'k> Lowerer<'k> {
         checks.into_iter().reduce(|all, c| bin(Op::And, all, c))
     }
 
-    fn info<'s>(&self, scope: &'s Scope, v: VarId) -> LoopInfo<'s>
-    where
-        'k: 's,
-    {
-        LoopInfo {
-            kernel: self.kernel,
-            scope,
-            v,
-        }
+    fn info(&self, scope: &Scope, v: VarId) -> LoopLevels<'k> {
+        let resolved = scope.pos.iter().map(Vec::len).collect();
+        LoopLevels::new(self.kernel, resolved, v)
     }
 
     fn fail(&self, message: impl Into<String>) {
@@ -627,18 +621,35 @@ fn disjoin(conds: Vec<IrExpr>) -> IrExpr {
     conds.into_iter().fold(IrExpr::Bool(false), or)
 }
 
-/// Level facts for the lattice of one loop.
-struct LoopInfo<'a> {
+/// Level facts for the lattice of the loop over `v`, given how many levels of each access
+/// (from the root) the loops around it resolve. Lowering and `crate::explain` both ask it.
+pub struct LoopLevels<'a> {
     kernel: &'a Kernel,
-    scope: &'a Scope,
+    /// Per access, how many of its levels are resolved around the loop.
+    resolved: Vec<usize>,
     v: VarId,
 }
 
-impl LevelInfo for LoopInfo<'_> {
+impl<'a> LoopLevels<'a> {
+    /// The facts of the loop over `v` with `resolved[a]` levels of access `a` resolved.
+    pub fn new(kernel: &'a Kernel, resolved: Vec<usize>, v: VarId) -> Self {
+        LoopLevels {
+            kernel,
+            resolved,
+            v,
+        }
+    }
+
+    /// The loop's variable.
+    pub fn var(&self) -> VarId {
+        self.v
+    }
+}
+
+impl LevelInfo for LoopLevels<'_> {
     fn level_of(&self, a: AccessId) -> Option<usize> {
         let format = self.kernel.format_of(a);
-        let first_unresolved = self.scope.pos[a].len();
-        (first_unresolved..format.order())
+        (self.resolved[a]..format.order())
             .find(|&k| self.kernel.accesses[a].level_var(format, k) == self.v)
     }
 
@@ -664,7 +675,7 @@ impl LevelInfo for LoopInfo<'_> {
             Iter::Level { access, level } => {
                 let l = &self.kernel.format_of(access).levels[level];
                 l.iteration() == Iteration::CoordinatePosition
-                    && (!l.has_locate() || self.scope.pos[access].len() == level)
+                    && (!l.has_locate() || self.resolved[access] == level)
             }
         }
     }
