@@ -305,8 +305,8 @@ fn type_assertion(canonical: &TokenStream, written: &syn::Type) -> TokenStream {
 /// (`Dia`'s `(Dense, Range, Offset)` tensor), whose shape lists the levels' sizes in storage
 /// order ([`Format::shape_index`](crate::format::Format::shape_index)).
 ///
-/// A slice parameter is rebound to a one-level dense tensor over it (`DenseSlice`, or for the
-/// output `&mut DenseSliceMut`), which answers the calls the kernel makes on a `Dense1`.
+/// A slice parameter is rebound to a vector view of it (`Dense1View`, or for the output
+/// `&mut Dense1ViewMut`), which answers the calls the kernel makes on a `Dense1`.
 fn remapped_views(kernel: &Kernel) -> TokenStream {
     let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
     kernel
@@ -319,10 +319,10 @@ fn remapped_views(kernel: &Kernel) -> TokenStream {
             match (tensor.format.remap, tensor.format.borrow) {
                 (Some(_), _) => quote! { let #name = #name.view(); },
                 (None, Borrow::Slice) if Some(t) == output => quote! {
-                    let #name = &mut ::sparse_runtime::__private::DenseSliceMut::new(#name);
+                    let #name = &mut ::sparse_runtime::Dense1ViewMut::from_slice(#name);
                 },
                 (None, Borrow::Slice) => quote! {
-                    let #name = ::sparse_runtime::__private::DenseSlice::new(#name);
+                    let #name = ::sparse_runtime::Dense1View::from_slice(#name);
                 },
                 (None, Borrow::Owned | Borrow::View(_)) => TokenStream::new(),
             }

@@ -171,7 +171,7 @@ pub enum Borrow {
     /// A runtime tensor type that owns its storage.
     Owned,
     /// A plain Rust slice `[V]`: a `Dense1`, bound on entry as a one-level dense tensor over
-    /// the slice (`sparse_runtime`'s `DenseSlice`).
+    /// the slice (`sparse_runtime::Dense1View`).
     Slice,
     /// A runtime view struct over a row-major slice (`Dense2View`), which answers the calls a
     /// kernel makes on the dense tensor of its order.

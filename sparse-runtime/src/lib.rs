@@ -123,7 +123,6 @@ mod level;
 mod levels;
 mod mode_order;
 mod reorder;
-mod slice;
 mod structured;
 mod tensor;
 mod update;
@@ -403,7 +402,7 @@ pub use structured::{CooAos, Dia};
 pub use tensor::Assembly;
 pub use tensor::Tensor;
 pub use value::Value;
-pub use view::{Dense2View, Dense2ViewMut, Dense3View, Dense3ViewMut};
+pub use view::{Dense1View, Dense1ViewMut, Dense2View, Dense2ViewMut, Dense3View, Dense3ViewMut};
 
 /// The [`num_complex`](https://docs.rs/num-complex) crate, whose `Complex<f32>` and
 /// `Complex<f64>` are value types of every kernel (see [`Value`]), and what [`io`] reads
@@ -420,10 +419,10 @@ pub mod prelude {
     pub use crate::convert::{Source, Target};
     pub use crate::{
         sparse_kernel, Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, CooAos, Csb, Csc, Csf3,
-        Csf4, Csr, Dcsc, Dcsr, Dense, Dense1, Dense2, Dense2View, Dense2ViewMut, Dense3,
-        Dense3View, Dense3ViewMut, Dia, Ell, Error, HashMat, HashVec, Hashed, Identity, Index,
-        Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton, SingletonNonUnique,
-        SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
+        Csf4, Csr, Dcsc, Dcsr, Dense, Dense1, Dense1View, Dense1ViewMut, Dense2, Dense2View,
+        Dense2ViewMut, Dense3, Dense3View, Dense3ViewMut, Dia, Ell, Error, HashMat, HashVec,
+        Hashed, Identity, Index, Level, Levels, ModeOrder, Modes, NonUnique, Padded, Singleton,
+        SingletonNonUnique, SingletonPadded, Slotted, SparseVec, Tensor, Unordered, Value,
     };
 }
 
@@ -433,7 +432,6 @@ pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::reorder::Reordered;
-    pub use crate::slice::{DenseSlice, DenseSliceMut};
     pub use crate::update::Update;
     pub use crate::value::Literal;
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};

@@ -1,8 +1,9 @@
-//! Dense matrices and 3-tensors over values the caller owns: [`Dense2View`] and
-//! [`Dense3View`] borrow a row-major slice shared, [`Dense2ViewMut`] and [`Dense3ViewMut`]
-//! mutably. Kernels take them like `Dense2` and `Dense3` (`b: &Dense2View<'_, f64>` as an
-//! input, `c: &mut Dense2ViewMut<'_, f64>` as an output) and read or write the slice in place,
-//! without a copy. A dense vector needs no view: a kernel takes a slice (`x: &[f64]`).
+//! Dense tensors over values the caller owns: [`Dense2View`] and [`Dense3View`] borrow a
+//! row-major slice shared, [`Dense2ViewMut`] and [`Dense3ViewMut`] mutably. Kernels take them
+//! like `Dense2` and `Dense3` (`b: &Dense2View<'_, f64>` as an input, `c: &mut
+//! Dense2ViewMut<'_, f64>` as an output) and read or write the slice in place, without a copy.
+//! A dense vector needs no view: a kernel takes a slice (`x: &[f64]`), which the generated
+//! code wraps on entry in a [`Dense1View`] or [`Dense1ViewMut`] over the whole slice.
 //!
 //! A view's shape is checked against its slice's length when it is made, and never changes,
 //! so the invariant kernels rely on (every position below the shape's product holds a value)
@@ -16,7 +17,7 @@ use crate::update::Updated;
 use crate::value::Value;
 
 macro_rules! dense_views {
-    ($order:literal, $view:ident, $view_mut:ident, $owned:literal, ($($level:ident),+), $example:literal) => {
+    ($order:literal, $view:ident, $view_mut:ident, $owned:literal, ($($level:ident),+ $(,)?), $example:literal) => {
         #[doc = concat!("A row-major ", $owned, " over values the caller owns, borrowed shared: a kernel takes `&", stringify!($view), "<'_, V>` as an input, reading the values in place. The shape is checked against the slice's length when the view is made.")]
         ///
         /// ```
@@ -123,6 +124,12 @@ trait DenseLevels<const N: usize> {
     fn make(shape: [usize; N]) -> Self;
 }
 
+impl DenseLevels<1> for (Dense,) {
+    fn make([n]: [usize; 1]) -> Self {
+        (Dense::new(n),)
+    }
+}
+
 impl DenseLevels<2> for (Dense, Dense) {
     fn make([m, n]: [usize; 2]) -> Self {
         (Dense::new(m), Dense::new(n))
@@ -140,6 +147,14 @@ fn levels<L: DenseLevels<N>, const N: usize>(shape: [usize; N]) -> L {
 }
 
 dense_views!(
+    1,
+    Dense1View,
+    Dense1ViewMut,
+    "vector",
+    (Dense,),
+    "let data = vec![1.0, 2.0];\nlet x = Dense1View::new([2], &data)?;\nassert_eq!(x.vals(), &[1.0, 2.0]);"
+);
+dense_views!(
     2,
     Dense2View,
     Dense2ViewMut,
@@ -155,6 +170,29 @@ dense_views!(
     (Dense, Dense, Dense),
     "let data = vec![0.0; 24];\nlet b = Dense3View::new([2, 3, 4], &data)?;\nassert_eq!(b.shape(), &[2, 3, 4]);"
 );
+
+impl<'a, V: Value> Dense1View<'a, V> {
+    /// The whole slice as a vector of its length (what a kernel's `&[V]` parameter is).
+    pub fn from_slice(vals: &'a [V]) -> Self {
+        Dense1View {
+            shape: [vals.len()],
+            levels: levels([vals.len()]),
+            vals,
+        }
+    }
+}
+
+impl<'a, V: Value> Dense1ViewMut<'a, V> {
+    /// The whole slice as a vector of its length (what a kernel's `&mut [V]` parameter is).
+    pub fn from_slice(vals: &'a mut [V]) -> Self {
+        let n = vals.len();
+        Dense1ViewMut {
+            shape: [n],
+            levels: levels([n]),
+            vals,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -177,5 +215,24 @@ mod tests {
         assert_eq!(data, [1, 2, 3, 4, 5, 6]);
         assert!(Dense3ViewMut::new([1, 2, 4], &mut data).is_err());
         assert!(Dense2View::new([usize::MAX, 2], &data).is_err());
+    }
+
+    #[test]
+    fn a_slice_is_a_vector_of_its_length() {
+        let mut data = vec![1.0, 2.0, 3.0];
+        let mut out = Dense1ViewMut::from_slice(&mut data);
+        assert_eq!((out.shape(), out.levels().0.size()), (&[3][..], 3));
+        let mut guard = Update::take(&mut out).unwrap();
+        let (new, old) = guard.parts();
+        assert_eq!(
+            (old.vals(), new.vals()),
+            (&[1.0, 2.0, 3.0][..], &[0.0; 3][..])
+        );
+        new.vals_mut()[1] = 9.0;
+        drop(guard);
+        assert_eq!(data, [1.0, 2.0, 3.0]);
+        let empty: &[f64] = &[];
+        let view = Dense1View::from_slice(empty);
+        assert_eq!((view.shape(), view.vals().len()), (&[0][..], 0));
     }
 }
