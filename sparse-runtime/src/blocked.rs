@@ -52,7 +52,7 @@ type LocalBlocks<V, I> = Tensor<V, (Dense, Compressed<I>, Dense, Dense)>;
 /// assert_eq!(a.to_dense()[2 * 4 + 3], 3.0);
 /// # Ok::<(), sparse_runtime::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Bcsr<V, const R: usize, const C: usize, I: Index = u32> {
     shape: [usize; 2],
     view: BlockView<V, I, R, C>,
@@ -211,12 +211,40 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
     /// # Panics
     /// If the array cannot be allocated.
     pub fn to_dense(&self) -> Vec<V> {
-        dense_of(self.shape, self.entries())
+        dense_of(self.shape, self.fill(), self.entries())
     }
 
-    /// The stored view `(I, J, i, j)`, the tensor kernels read.
+    /// The stored view `(I, J, i, j)`, the tensor kernels read (it holds the fill value).
     pub fn view(&self) -> &BlockView<V, I, R, C> {
         &self.view
+    }
+
+    /// The fill value: the value of every component in no stored block; zero unless set.
+    /// See [`Tensor::fill`]. A conversion into a `Bcsr` stores the source's fill value in
+    /// the components of a stored block that the source does not store.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<f64>::from_entries(&[2, 4], [([0, 0], 1.0)])?.with_fill(9.0);
+    /// let b: Bcsr<f64, 2, 2> = a.convert()?;
+    /// assert_eq!((b.fill(), b.block_vals(0)), (9.0, &[1.0, 9.0, 9.0, 9.0][..]));
+    /// assert_eq!(b.to_dense(), a.to_dense());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn fill(&self) -> V {
+        self.view.fill()
+    }
+
+    /// The same matrix with fill value `fill` (its stored blocks unchanged).
+    pub fn with_fill(mut self, fill: V) -> Self {
+        self.view.set_fill(fill);
+        self
+    }
+
+    /// Sets the fill value (the stored blocks are unchanged).
+    pub fn set_fill(&mut self, fill: V) {
+        self.view.set_fill(fill);
     }
 
     /// Components of edge blocks outside the matrix are zero.
@@ -239,6 +267,15 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Bcsr<V, R, C, I> {
     }
 }
 
+impl<V: Value, const R: usize, const C: usize, I: Index> std::fmt::Debug for Bcsr<V, R, C, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bcsr")
+            .field("shape", &self.shape)
+            .field("view", &self.view)
+            .finish()
+    }
+}
+
 /// The view's shape `[ceil(n / R), ceil(m / C), R, C]`.
 fn block_shape<const R: usize, const C: usize>(shape: [usize; 2]) -> Result<[usize; 4], Error> {
     if R == 0 || C == 0 {
@@ -254,7 +291,9 @@ fn block_shape<const R: usize, const C: usize>(shape: [usize; 2]) -> Result<[usi
 /// BCSR's conversion specification (Chou et al. 2020, section 4): the
 /// remapping `(i, j) -> (i / R, j / C, i % R, j % C)` onto the hierarchy of
 /// blocks `(Dense, Compressed, Dense, Dense)`, assembled as any such
-/// composition (a block is stored whole once one of its entries is).
+/// composition (a block is stored whole once one of its entries is, the
+/// components the source does not list holding its fill value, except
+/// those outside the matrix, which are zero).
 impl<V: Value, const R: usize, const C: usize, I: Index> Target<V> for Bcsr<V, R, C, I> {
     fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error> {
         let shape = matrix_shape(source.shape())?;
@@ -263,7 +302,26 @@ impl<V: Value, const R: usize, const C: usize, I: Index> Target<V> for Bcsr<V, R
             out.copy_from_slice(&[c[0] / R, c[1] / C, c[0] % R, c[1] % C]);
         });
         let local = LocalBlocks::<V, I>::from_source(&split)?;
-        let ((_, columns, _, _), vals) = local.into_parts();
-        Self::from_block_levels(shape, columns, vals)
+        let ((_, columns, _, _), mut vals) = local.into_parts();
+        let fill = source.fill();
+        if fill != V::zero() {
+            // The components of edge blocks outside the matrix, which the assembly gave the
+            // fill value as components the source does not list, are zero.
+            for bi in 0..blocks[0] {
+                let segment = columns.pos()[bi].to_usize()..columns.pos()[bi + 1].to_usize();
+                for b in segment {
+                    let bj = columns.crd()[b].to_usize();
+                    if (bi + 1) * R <= shape[0] && (bj + 1) * C <= shape[1] {
+                        continue;
+                    }
+                    for (k, v) in vals[b * R * C..(b + 1) * R * C].iter_mut().enumerate() {
+                        if bi * R + k / C >= shape[0] || bj * C + k % C >= shape[1] {
+                            *v = V::zero();
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Self::from_block_levels(shape, columns, vals)?.with_fill(fill))
     }
 }

@@ -70,7 +70,7 @@ pub type CsbView<V, I = u32> = Tensor<V, (Dense, Dense, CompressedNonUnique<I>, 
 /// assert_eq!(a.entries()[1], (vec![0, 3], 2.0));
 /// # Ok::<(), sparse_runtime::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Csb<V, I: Index = u32> {
     shape: [usize; 2],
     block: usize,
@@ -287,12 +287,40 @@ impl<V: Value, I: Index> Csb<V, I> {
     /// # Panics
     /// If the array cannot be allocated.
     pub fn to_dense(&self) -> Vec<V> {
-        dense_of(self.shape, self.entries())
+        dense_of(self.shape, self.fill(), self.entries())
     }
 
-    /// The stored view `(I, J, i, j)`, the tensor kernels read.
+    /// The stored view `(I, J, i, j)`, the tensor kernels read (it holds the fill value).
     pub fn view(&self) -> &CsbView<V, I> {
         &self.view
+    }
+
+    /// The fill value: the value of every component not stored; zero unless set. See
+    /// [`Tensor::fill`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csb::<f64>::from_entries_with_block(&[2, 2], 1, [([1, 0], 2.0)])?
+    ///     .with_fill(f64::INFINITY);
+    /// assert_eq!(a.to_dense(), vec![f64::INFINITY, f64::INFINITY, 2.0, f64::INFINITY]);
+    /// let b: Csr<f64> = a.convert()?; // conversions keep the fill value
+    /// assert_eq!(b.fill(), f64::INFINITY);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn fill(&self) -> V {
+        self.view.fill()
+    }
+
+    /// The same matrix with fill value `fill` (its stored entries unchanged).
+    pub fn with_fill(mut self, fill: V) -> Self {
+        self.view.set_fill(fill);
+        self
+    }
+
+    /// Sets the fill value (the stored entries are unchanged).
+    pub fn set_fill(&mut self, fill: V) {
+        self.view.set_fill(fill);
     }
 
     /// Every entry lies in the block that owns it. Requires a valid view.
@@ -321,6 +349,16 @@ impl<V: Value, I: Index> Csb<V, I> {
             }
         }
         Ok(())
+    }
+}
+
+impl<V: Value, I: Index> std::fmt::Debug for Csb<V, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Csb")
+            .field("shape", &self.shape)
+            .field("block", &self.block)
+            .field("view", &self.view)
+            .finish()
     }
 }
 

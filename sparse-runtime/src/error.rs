@@ -84,6 +84,18 @@ pub enum Error {
         /// What was expected and what was found, as a sentence.
         detail: String,
     },
+    /// A kernel's operand has a fill value other than the one the kernel was compiled for
+    /// (raised by generated code): the kernel's loops skip the components the operand does
+    /// not store on the assumption that they hold the declared fill value, so running it
+    /// would give wrong values. See [`Tensor::fill`](crate::Tensor::fill).
+    FillMismatch {
+        /// Name of the operand (the kernel's parameter).
+        tensor: &'static str,
+        /// The fill value the kernel was compiled for, as written by `{:?}`.
+        declared: String,
+        /// The operand's fill value, as written by `{:?}`.
+        found: String,
+    },
     /// Reading or writing a file failed in the operating system (see [`crate::io`]).
     Io {
         /// The file's path, or the name given for in-memory data.
@@ -106,6 +118,27 @@ impl Error {
     /// ```
     pub fn dimension_mismatch(kernel: &'static str, detail: String) -> Error {
         Error::DimensionMismatch { kernel, detail }
+    }
+
+    /// An operand's fill value is not the one a kernel was compiled for. Generated kernels
+    /// call this (through `__private::fill_mismatch`); both values are written with `{:?}`.
+    ///
+    /// ```
+    /// use sparse_runtime::Error;
+    ///
+    /// let e = Error::fill_mismatch("a", f64::INFINITY, 3.0);
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "operand `a` has fill value 3.0, but the kernel was compiled for fill value inf; \
+    ///      build it with `.with_fill(..)` or declare `#[fill(..)]` to match"
+    /// );
+    /// ```
+    pub fn fill_mismatch<V: fmt::Debug>(tensor: &'static str, declared: V, found: V) -> Error {
+        Error::FillMismatch {
+            tensor,
+            declared: format!("{declared:?}"),
+            found: format!("{found:?}"),
+        }
     }
 
     /// Shorthand for [`Error::InvalidLevel`].
@@ -131,6 +164,14 @@ impl Error {
             other => other,
         }
     }
+}
+
+/// [`Error::fill_mismatch`] as a free function: what generated kernels call, by the path
+/// `::sparse_runtime::__private::fill_mismatch`, when an operand's fill value is not the
+/// declared one.
+#[doc(hidden)]
+pub fn fill_mismatch<V: fmt::Debug>(tensor: &'static str, declared: V, found: V) -> Error {
+    Error::fill_mismatch(tensor, declared, found)
 }
 
 impl fmt::Display for Error {
@@ -182,6 +223,14 @@ impl fmt::Display for Error {
                     "invalid mode order for a tensor with {order} modes: {detail}"
                 )
             }
+            Error::FillMismatch {
+                tensor,
+                declared,
+                found,
+            } => write!(
+                f,
+                "operand `{tensor}` has fill value {found}, but the kernel was compiled for fill value {declared}; build it with `.with_fill(..)` or declare `#[fill(..)]` to match"
+            ),
             Error::Parse { file, line, detail } => write!(f, "{file}:{line}: {detail}"),
             Error::Io { file, message, .. } => write!(f, "{file}: {message}"),
         }
@@ -232,6 +281,32 @@ mod tests {
         assert!(e.to_string().contains("expected 2 modes"));
         let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(e.clone());
         assert_eq!(boxed.to_string(), e.to_string());
+    }
+
+    #[test]
+    fn fill_mismatch_names_the_operand_and_both_fills() {
+        let e = Error::fill_mismatch("dist", f64::INFINITY, 0.0);
+        assert_eq!(
+            e,
+            Error::FillMismatch {
+                tensor: "dist",
+                declared: "inf".into(),
+                found: "0.0".into(),
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "operand `dist` has fill value 0.0, but the kernel was compiled for fill value inf; \
+             build it with `.with_fill(..)` or declare `#[fill(..)]` to match"
+        );
+        assert_eq!(
+            crate::__private::fill_mismatch("b", i32::MAX, -1),
+            Error::fill_mismatch("b", i32::MAX, -1)
+        );
+        let nan = Error::fill_mismatch("x", 0.0f32, f32::NAN).to_string();
+        assert!(nan.starts_with(
+            "operand `x` has fill value NaN, but the kernel was compiled for fill value 0.0;"
+        ));
     }
 
     #[test]

@@ -40,6 +40,9 @@
 //!   ([`Tensor::iter`]), and the everyday operations of the [`guide::tensors`] chapter;
 //! - format aliases ([`Csr`], [`Csc`], [`Coo`], [`Dense2`], ...), the remapped
 //!   formats [`Dia`], [`Bcsr`] and [`Csb`], the struct-held [`CooAos`];
+//! - fill values: every tensor has one ([`Tensor::fill`], zero unless set by
+//!   [`Tensor::with_fill`]), the value of every component it does not store, which
+//!   conversions carry and dense results spell out;
 //! - [conversion](convert) between any two formats, [files](io) (Matrix Market, FROSTT),
 //!   [interop] with sprs, nalgebra-sparse and ndarray (cargo features), and
 //!   [errors](Error).
@@ -431,6 +434,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::block::{append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
+    pub use crate::error::fill_mismatch;
     pub use crate::reorder::Reordered;
     pub use crate::update::Update;
     pub use crate::value::Literal;

@@ -15,6 +15,7 @@ use crate::build::entry_list;
 use crate::convert::{Source, Target};
 use crate::index::fits;
 use crate::level::{check_offsets, CompressedAos, Dense, Offset, Range, SingletonAos};
+use crate::tensor::DenseFill;
 use crate::{Error, Index, Tensor, Value};
 
 /// Checks a matrix shape and returns it.
@@ -57,7 +58,7 @@ pub(crate) fn matrix_shape(shape: &[usize]) -> Result<[usize; 2], Error> {
 /// assert_eq!(a.entries()[1], (vec![0, 1], -1.0));
 /// # Ok::<(), sparse_runtime::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Dia<V> {
     shape: [usize; 2],
     view: Tensor<V, (Dense, Range, Offset)>,
@@ -197,14 +198,50 @@ impl<V: Value> Dia<V> {
         logical_entries(self.view.entries(), |c| vec![c[1], c[2]])
     }
 
-    /// The matrix as a row-major dense array (for tests and oracles).
+    /// The matrix as a row-major dense array (for tests and oracles), the fill value
+    /// where nothing is stored.
     pub fn to_dense(&self) -> Vec<V> {
-        dense_of(self.shape, self.entries())
+        dense_of(self.shape, self.fill(), self.entries())
     }
 
-    /// The stored view `(d, i, j)`, the tensor kernels read.
+    /// The stored view `(d, i, j)`, the tensor kernels read (it holds the fill value).
     pub fn view(&self) -> &Tensor<V, (Dense, Range, Offset)> {
         &self.view
+    }
+
+    /// The fill value: the value of every component not stored (on no stored diagonal);
+    /// zero unless set. See [`Tensor::fill`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Dia::<f64>::from_entries(&[2, 2], [([0, 0], 1.0)])?.with_fill(-1.0);
+    /// assert_eq!((a.fill(), a.view().fill()), (-1.0, -1.0));
+    /// assert_eq!(a.to_dense(), vec![1.0, -1.0, -1.0, 0.0]); // (1, 1) is stored: an explicit 0
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn fill(&self) -> V {
+        self.view.fill()
+    }
+
+    /// The same matrix with fill value `fill` (its stored diagonals unchanged).
+    pub fn with_fill(mut self, fill: V) -> Self {
+        self.view.set_fill(fill);
+        self
+    }
+
+    /// Sets the fill value (the stored diagonals are unchanged).
+    pub fn set_fill(&mut self, fill: V) {
+        self.view.set_fill(fill);
+    }
+}
+
+impl<V: Value> std::fmt::Debug for Dia<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dia")
+            .field("shape", &self.shape)
+            .field("view", &self.view)
+            .finish()
     }
 }
 
@@ -237,21 +274,24 @@ pub(crate) fn logical_entries<V>(
     out
 }
 
-/// A row-major dense array of `shape` holding `entries` (summed).
+/// A row-major dense array of `shape` holding `entries` (summed), `fill` elsewhere.
 ///
 /// # Panics
 /// If the array cannot be allocated.
-pub(crate) fn dense_of<V: Value>(shape: [usize; 2], entries: Vec<(Vec<usize>, V)>) -> Vec<V> {
+pub(crate) fn dense_of<V: Value>(
+    shape: [usize; 2],
+    fill: V,
+    entries: Vec<(Vec<usize>, V)>,
+) -> Vec<V> {
     let len = shape[0].checked_mul(shape[1]);
     let mut dense = len
         .ok_or_else(|| "more than usize::MAX components".to_string())
-        .and_then(|n| alloc::filled(n, V::zero(), "the dense array").map_err(|e| e.to_string()))
+        .and_then(|n| DenseFill::new(n, fill).map_err(|e| e.to_string()))
         .unwrap_or_else(|e| panic!("to_dense of shape {shape:?}: {e}"));
     for (c, v) in entries {
-        let at = c[0] * shape[1] + c[1];
-        dense[at] = dense[at] + v;
+        dense.put(c[0] * shape[1] + c[1], v);
     }
-    dense
+    dense.finish()
 }
 
 /// A coordinate (COO) matrix in array-of-structs layout: one array of
@@ -280,7 +320,7 @@ pub(crate) fn dense_of<V: Value>(shape: [usize; 2], entries: Vec<(Vec<usize>, V)
 /// assert_eq!(a.entries()[1], (vec![0, 3], 2.0));
 /// # Ok::<(), sparse_runtime::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct CooAos<V, I = u32> {
     view: Tensor<V, (CompressedAos<I>, SingletonAos<I>)>,
 }
@@ -306,7 +346,7 @@ impl<V: Value, I: Index> CooAos<V, I> {
         Self::from_source(&entry_list(&shape, entries)?)
     }
 
-    /// The matrix of a COO tensor, its pairs interleaved.
+    /// The matrix of a COO tensor, its pairs interleaved (its fill value kept).
     fn from_coo(soa: crate::Coo<V, I>) -> Result<Self, Error> {
         let shape = soa.shape().to_vec();
         let (rows, cols) = soa.levels();
@@ -314,7 +354,8 @@ impl<V: Value, I: Index> CooAos<V, I> {
         for (&i, &j) in rows.crd().iter().zip(cols.crd()) {
             pairs.extend([i, j]);
         }
-        Self::from_aos_arrays(shape[0], shape[1], pairs, soa.vals().to_vec())
+        let a = Self::from_aos_arrays(shape[0], shape[1], pairs, soa.vals().to_vec())?;
+        Ok(a.with_fill(soa.fill()))
     }
 
     /// A `rows x cols` matrix from its pair array `[i0, j0, i1, j1, ..]`
@@ -384,14 +425,49 @@ impl<V: Value, I: Index> CooAos<V, I> {
         self.view.entries()
     }
 
-    /// The matrix as a row-major dense array (for tests and oracles).
+    /// The matrix as a row-major dense array (for tests and oracles), the fill value
+    /// where nothing is stored.
     pub fn to_dense(&self) -> Vec<V> {
         self.view.to_dense()
     }
 
-    /// The stored view, the tensor kernels read.
+    /// The stored view, the tensor kernels read (it holds the fill value).
     pub fn view(&self) -> &Tensor<V, (CompressedAos<I>, SingletonAos<I>)> {
         &self.view
+    }
+
+    /// The fill value: the value of every component not stored; zero unless set. See
+    /// [`Tensor::fill`].
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let mut a = CooAos::<i32>::from_entries(&[1, 2], [([0, 1], 3)])?;
+    /// a.set_fill(7);
+    /// assert_eq!((a.fill(), a.to_dense()), (7, vec![7, 3]));
+    /// let b: Coo<i32> = a.convert()?; // conversions keep the fill value
+    /// assert_eq!(b.fill(), 7);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn fill(&self) -> V {
+        self.view.fill()
+    }
+
+    /// The same matrix with fill value `fill` (its stored entries unchanged).
+    pub fn with_fill(mut self, fill: V) -> Self {
+        self.view.set_fill(fill);
+        self
+    }
+
+    /// Sets the fill value (the stored entries are unchanged).
+    pub fn set_fill(&mut self, fill: V) {
+        self.view.set_fill(fill);
+    }
+}
+
+impl<V: Value, I: Index> std::fmt::Debug for CooAos<V, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CooAos").field("view", &self.view).finish()
     }
 }
 
@@ -400,7 +476,8 @@ impl<V: Value, I: Index> CooAos<V, I> {
 /// `select [] -> id(j - i)`, which diagonals hold an entry, answered by
 /// marking each entry's offset in an array over the `rows + cols - 1`
 /// possible ones; then each entry is inserted at slot `d * rows + i` of its
-/// diagonal's number `d`. No sort: the offsets come out in order.
+/// diagonal's number `d`. No sort: the offsets come out in order. The slots
+/// of a stored diagonal the source does not list hold the source's fill value.
 impl<V: Value> Target<V> for Dia<V> {
     fn from_source<S: Source<V>>(source: &S) -> Result<Self, Error> {
         let [rows, cols] = matrix_shape(source.shape())?;
@@ -425,7 +502,21 @@ impl<V: Value> Target<V> for Dia<V> {
             let p = number[slot(c)] * rows + c[0];
             vals[p] = vals[p] + v;
         });
-        Self::from_diagonals(rows, cols, offsets, vals)
+        let fill = source.fill();
+        if fill != V::zero() {
+            // The slots of a stored diagonal inside the matrix that the source does not
+            // list hold its fill value (those outside stay zero).
+            let mut listed = alloc::filled(len, false, "the listed slots")?;
+            source.for_each_entry(|c, _| listed[number[slot(c)] * rows + c[0]] = true);
+            for (d, &off) in offsets.iter().enumerate() {
+                for i in crate::level::diagonal_rows(rows, cols, off) {
+                    if !listed[d * rows + i] {
+                        vals[d * rows + i] = fill;
+                    }
+                }
+            }
+        }
+        Ok(Self::from_diagonals(rows, cols, offsets, vals)?.with_fill(fill))
     }
 }
 

@@ -16,14 +16,22 @@ use std::marker::PhantomData;
 /// listed on each level type, plus the shape, mode order, format structure
 /// and value count); see [`Tensor::from_levels`].
 ///
-/// Equality (`==`) compares shape, levels and values: two tensors storing the same
-/// entries in the same positions are equal, explicit zeros included (storage equality:
-/// [`Tensor::same_values`] compares values, a missing entry counting as zero).
-#[derive(Clone, Debug)]
+/// Every tensor has a *fill value* ([`Tensor::fill`], zero unless set): the value of every
+/// component it does not store (Henry et al. 2021, section 4.1). A distance matrix stores
+/// the edges of a graph and is filled with infinity; a tensor built by this crate has fill
+/// value zero until [`Tensor::with_fill`] or [`Tensor::set_fill`] gives it another.
+///
+/// Equality (`==`) compares shape, levels, values and fill value: two tensors storing the
+/// same entries in the same positions, with the same fill value, are equal, explicit zeros
+/// included (storage equality: [`Tensor::same_values`] compares values, a missing entry
+/// counting as the fill value).
+#[derive(Clone)]
 pub struct Tensor<V, L, O = Identity> {
     shape: Vec<usize>,
     levels: L,
     vals: Vec<V>,
+    /// The value of every component that is not stored.
+    fill: V,
     order: PhantomData<O>,
     /// Which structure this is: a number no other structure built in this process has,
     /// kept by clones and by [`Tensor::vals_mut`] (which cannot change the structure), new
@@ -36,7 +44,90 @@ pub struct Tensor<V, L, O = Identity> {
 
 impl<V: PartialEq, L: PartialEq, O> PartialEq for Tensor<V, L, O> {
     fn eq(&self, other: &Self) -> bool {
-        self.shape == other.shape && self.levels == other.levels && self.vals == other.vals
+        self.shape == other.shape
+            && self.levels == other.levels
+            && self.vals == other.vals
+            && self.fill == other.fill
+    }
+}
+
+/// The fields, as `#[derive(Debug)]` would write them; the fill value only when it is not
+/// zero (so a tensor of fill value zero prints as it did before fill values existed).
+impl<V: Value, L: std::fmt::Debug, O> std::fmt::Debug for Tensor<V, L, O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct("Tensor");
+        s.field("shape", &self.shape)
+            .field("levels", &self.levels)
+            .field("vals", &self.vals);
+        if self.fill != V::zero() {
+            s.field("fill", &self.fill);
+        }
+        s.field("order", &self.order)
+            .field("pattern", &self.pattern)
+            .field("assembled_by", &self.assembled_by)
+            .finish()
+    }
+}
+
+impl<V: Copy, L, O> Tensor<V, L, O> {
+    /// The fill value: the value of every component this tensor does not store (zero
+    /// unless set by [`Tensor::with_fill`] or [`Tensor::set_fill`]).
+    ///
+    /// A kernel compiled for a fill value (`#[fill(..)]`) checks its operands' fill values
+    /// on entry and returns [`Error::FillMismatch`] if one differs. A conversion gives its
+    /// result the source's fill value (and writes it into the components a dense target
+    /// stores but the source does not); [`Tensor::to_dense`] writes it into every
+    /// component not stored.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// // The distances between the points of a graph with two edges: no edge is infinitely far.
+    /// let d = Csr::<f64>::from_entries(&[3, 3], [([0, 1], 2.0), ([1, 2], 5.0)])?
+    ///     .with_fill(f64::INFINITY);
+    /// assert_eq!(d.fill(), f64::INFINITY);
+    /// assert_eq!(d.nnz(), 2); // the fill value is not stored
+    /// assert_eq!(d.to_dense()[2], f64::INFINITY); // component (0, 2) is not stored
+    /// assert_eq!(Csr::<f64>::new(&[3, 3])?.fill(), 0.0); // zero unless set
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn fill(&self) -> V {
+        self.fill
+    }
+
+    /// The same tensor with fill value `fill`: every component it does not store now has
+    /// value `fill`. The stored entries (explicit zeros included) are unchanged; so is the
+    /// structure ([`Tensor::vals`], [`Tensor::levels`], [`Tensor::iter`]).
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let a = Csr::<i32>::from_entries(&[1, 3], [([0, 1], 7)])?;
+    /// let b = a.clone().with_fill(-1);
+    /// assert_eq!(b.entries(), a.entries()); // the same stored entries
+    /// assert_eq!(b.to_dense(), vec![-1, 7, -1]);
+    /// assert_ne!(a, b); // `==` compares fill values too
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn with_fill(mut self, fill: V) -> Self {
+        self.fill = fill;
+        self
+    }
+
+    /// Sets the fill value in place: every component this tensor does not store now has
+    /// value `fill`. The stored entries (explicit zeros included) are unchanged.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let mut a = SparseVec::<f64>::from_entries(&[3], [([1], 0.5)])?;
+    /// a.set_fill(1.0);
+    /// assert_eq!((a.fill(), a.vals()), (1.0, &[0.5][..]));
+    /// assert_eq!(a.to_dense(), vec![1.0, 0.5, 1.0]);
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn set_fill(&mut self, fill: V) {
+        self.fill = fill;
     }
 }
 
@@ -48,7 +139,7 @@ fn fresh_pattern() -> u64 {
 
 impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     /// An all-zero tensor: sparse levels are empty, dense-only tensors are
-    /// zero-filled.
+    /// zero-filled; the fill value is zero.
     ///
     /// ```
     /// use sparse_runtime::prelude::*;
@@ -135,14 +226,15 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     }
 
     /// Assembles a tensor from parts that are known to be valid (dense-only
-    /// tensors whose value count was checked); everything else goes through
-    /// [`Tensor::from_levels`].
+    /// tensors whose value count was checked), of fill value zero; everything else goes
+    /// through [`Tensor::from_levels`].
     pub(crate) fn from_parts(shape: &[usize], levels: L, vals: Vec<V>) -> Self {
         debug_assert_eq!(check_hierarchy::<L, O>(&levels, shape, vals.len()), Ok(()));
         Tensor {
             shape: shape.to_vec(),
             levels,
             vals,
+            fill: V::zero(),
             order: PhantomData,
             pattern: fresh_pattern(),
             assembled_by: None,
@@ -240,7 +332,8 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     }
 
     /// The tensor as a row-major dense array over the logical shape (for tests
-    /// and oracles).
+    /// and oracles): each stored component's value, the fill value
+    /// ([`Tensor::fill`]) everywhere else.
     ///
     /// # Panics
     /// If the product of the shape overflows `usize` or the array cannot be
@@ -253,7 +346,7 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
                 self.shape
             );
         };
-        let mut dense = alloc::filled(len, V::zero(), "the dense array")
+        let mut dense = DenseFill::new(len, self.fill)
             .unwrap_or_else(|e| panic!("Tensor::to_dense of shape {:?}: {e}", self.shape));
         let mut logical = vec![0; self.shape.len()];
         for_each_stored(&self.levels, |path, p| {
@@ -262,9 +355,9 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
                 .iter()
                 .zip(&self.shape)
                 .fold(0, |at, (&c, &n)| at * n + c);
-            dense[at] = dense[at] + self.vals[p];
+            dense.put(at, self.vals[p]);
         });
-        dense
+        dense.finish()
     }
 
     /// Starts re-assembling the tensor in place (the interface of generated
@@ -273,8 +366,9 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
     ///
     /// If the guard is dropped without `finish` (an early `return`, `?`, or
     /// a panic unwinding through it), the tensor becomes the all-zero tensor
-    /// of its shape, as [`Tensor::new`] builds it, so it is valid after every
-    /// return path.
+    /// of its shape, as [`Tensor::new`] builds it (keeping its fill value: a
+    /// sparse tensor is then empty, every component its fill value), so it is
+    /// valid after every return path.
     ///
     /// # Safety
     /// When the caller calls [`Assembly::finish`], the levels and values it
@@ -315,7 +409,7 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
 
 /// A tensor being re-assembled in place by a generated kernel; see
 /// [`Tensor::assemble`]. Dropping it without [`Assembly::finish`] resets the
-/// tensor to the all-zero tensor of its shape.
+/// tensor to the all-zero tensor of its shape (its fill value kept).
 #[doc(hidden)]
 #[must_use = "dropping the guard without `finish` resets the tensor to zero"]
 pub struct Assembly<'a, V: Value, L: Levels, O: ModeOrder> {
@@ -373,7 +467,7 @@ impl<V: Value, L: Levels, O: ModeOrder> Drop for Assembly<'_, V, L, O> {
         let shape = &self.tensor.shape;
         let empty = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Tensor::new(shape)));
         match empty {
-            Ok(Ok(empty)) => *self.tensor = empty,
+            Ok(Ok(empty)) => *self.tensor = empty.with_fill(self.tensor.fill),
             Ok(Err(e)) => {
                 eprintln!(
                     "sparse_runtime: cannot reset a tensor after an interrupted assembly: {e}"
@@ -385,5 +479,47 @@ impl<V: Value, L: Levels, O: ModeOrder> Drop for Assembly<'_, V, L, O> {
                 std::process::abort();
             }
         }
+    }
+}
+
+/// A dense array being filled from stored components (duplicates summed): [`Tensor::to_dense`]
+/// and the struct formats' `to_dense`. Components never put keep the fill value; with fill
+/// value zero every component starts at zero and is added to, as before fill values
+/// existed, and otherwise the first value put replaces the fill value.
+pub(crate) struct DenseFill<V> {
+    dense: Vec<V>,
+    /// Which components were put, when the fill value is not zero (empty otherwise).
+    put: Vec<bool>,
+}
+
+impl<V: Value> DenseFill<V> {
+    /// `len` components of value `fill`; `Err` if they cannot be allocated.
+    pub(crate) fn new(len: usize, fill: V) -> Result<Self, Error> {
+        let put = if fill == V::zero() {
+            Vec::new()
+        } else {
+            alloc::filled(len, false, "the stored components")?
+        };
+        Ok(DenseFill {
+            dense: alloc::filled(len, fill, "the dense array")?,
+            put,
+        })
+    }
+
+    /// Component `at` holds `v` (added to what was put there before). `at < len`.
+    #[inline]
+    pub(crate) fn put(&mut self, at: usize, v: V) {
+        match self.put.get_mut(at) {
+            Some(seen) if !*seen => {
+                *seen = true;
+                self.dense[at] = v;
+            }
+            _ => self.dense[at] = self.dense[at] + v,
+        }
+    }
+
+    /// The array.
+    pub(crate) fn finish(self) -> Vec<V> {
+        self.dense
     }
 }

@@ -14,8 +14,8 @@ use crate::value::Value;
 pub trait Updated {
     /// The old contents.
     type Old;
-    /// Moves the old contents out, leaving the zero tensor of the output's shape; `Err` (and
-    /// the output unchanged) if that cannot be allocated.
+    /// Moves the old contents out, leaving the zero tensor of the output's shape (with the
+    /// output's fill value); `Err` (and the output unchanged) if that cannot be allocated.
     fn take_old(&mut self) -> Result<Self::Old, Error>;
     /// Puts the old contents back.
     fn restore(&mut self, old: Self::Old);
@@ -24,8 +24,10 @@ pub trait Updated {
 impl<V: Value, L: crate::Levels, O: crate::ModeOrder> Updated for Tensor<V, L, O> {
     type Old = Tensor<V, L, O>;
 
+    /// The output left behind keeps its fill value (a sparse output is then empty, every
+    /// component its fill value).
     fn take_old(&mut self) -> Result<Self::Old, Error> {
-        let empty = Tensor::new(self.shape())?;
+        let empty = Tensor::new(self.shape())?.with_fill(self.fill());
         Ok(std::mem::replace(self, empty))
     }
 
@@ -95,6 +97,16 @@ mod tests {
         out.vals_mut()[0] = 1.0;
         guard.keep();
         assert_eq!(t.vals(), [1.0, 0.0]);
+    }
+
+    #[test]
+    fn an_update_keeps_the_fill_value_on_both_sides() {
+        let mut t = vector(vec![4.0, 5.0]).with_fill(f64::INFINITY);
+        let mut guard = Update::take(&mut t).unwrap();
+        let (out, old) = guard.parts();
+        assert_eq!((out.fill(), old.fill()), (f64::INFINITY, f64::INFINITY));
+        drop(guard);
+        assert_eq!((t.vals(), t.fill()), (&[4.0, 5.0][..], f64::INFINITY));
     }
 
     #[test]

@@ -21,8 +21,49 @@ impl<V: Value, L: Levels, O: ModeOrder> Target<V> for Tensor<V, L, O> {
             Some(built) => built?,
             None => radix::build::<V, L, S, O>(&sizes, &entries)?,
         };
-        Self::from_levels(&shape, levels, vals)
+        let fill = source.fill();
+        let mut built = Self::from_levels(&shape, levels, vals)?.with_fill(fill);
+        if fill != V::zero() {
+            fill_unlisted(&mut built, &entries)?;
+        }
+        Ok(built)
     }
+}
+
+/// Writes `t`'s fill value into every component `t` stores but `entries` does not list
+/// (assembly left it zero): every component of a dense format, the rest of a block of
+/// dense levels below a sparse one. Nothing to do when a source listing each coordinate
+/// once lists as many as `t` stores, since each listed coordinate is stored.
+fn fill_unlisted<V: Value, L: Levels, S: Source<V>, O: ModeOrder>(
+    t: &mut Tensor<V, L, O>,
+    entries: &InStorageOrder<'_, S, O>,
+) -> Result<(), Error> {
+    let stored = t.nnz();
+    if entries.unique() {
+        let mut listed = 0usize;
+        entries.each(|_, _| listed += 1);
+        if listed == stored {
+            return Ok(());
+        }
+    }
+    // The listed storage coordinates, sorted; each stored position is looked up there.
+    let capacity = entries.len_bound().unwrap_or(0);
+    let mut listed: Vec<[usize; MAX_ORDER]> =
+        crate::alloc::with_capacity(capacity, "the listed coordinates")?;
+    entries.each(|s, _| {
+        let mut key = [0; MAX_ORDER];
+        key[..s.len()].copy_from_slice(s);
+        listed.push(key);
+    });
+    listed.sort_unstable();
+    let fill = t.fill();
+    let (levels, vals) = t.levels_and_vals_mut();
+    levels.walk(|path, q| {
+        if listed.binary_search(path).is_err() {
+            vals[q] = fill;
+        }
+    });
+    Ok(())
 }
 
 /// A source's entries with their coordinates in a target's storage order

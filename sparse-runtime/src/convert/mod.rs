@@ -30,6 +30,13 @@
 //! per level (a radix sort), skipped when the source already visits them in
 //! that order.
 //!
+//! **Fill values.** The target has the source's fill value ([`Source::fill`],
+//! [`Tensor::fill`](crate::Tensor::fill)): a component the source does not store keeps
+//! its value. A component the target stores but the source does not (every component of
+//! a dense format, the rest of a dense block or of a stored diagonal) holds the source's
+//! fill value; padding that stores no component (ELL's empty slots, empty hash buckets,
+//! the parts of edge blocks and diagonals outside the matrix) stays zero.
+//!
 //! rustc composes the routine: [`Source`] and [`Target`] are implemented once
 //! per level kind and per struct format, and each `(source, target)` pair is
 //! monomorphized into straight loops over both formats' arrays, so a
@@ -48,6 +55,13 @@
 //! assert_eq!(t.entries()[0], (vec![0, 1], 2.0));
 //! let d: Dia<f64> = a.convert()?;
 //! assert_eq!(d.offsets(), &[-1, 1, 2]);
+//!
+//! // A distance matrix: what it does not store is infinitely far.
+//! let dist = a.with_fill(f64::INFINITY);
+//! let dense: Dense2<f64> = dist.convert()?;
+//! assert_eq!(dense.as_slice(), &[f64::INFINITY, f64::INFINITY, 1.0, 2.0, f64::INFINITY, 3.0]);
+//! let coo: Coo<f64> = dist.convert()?;
+//! assert_eq!((coo.nnz(), coo.fill()), (3, f64::INFINITY));
 //! # Ok::<(), sparse_runtime::Error>(())
 //! ```
 
@@ -58,8 +72,8 @@ mod source;
 pub(crate) use assemble::insert_segments;
 #[doc(hidden)]
 pub use assemble::{BelowDense, InStorageOrder};
-pub(crate) use source::Remapped;
 pub use source::{Permuted, Source};
+pub(crate) use source::{Remapped, WithFill};
 
 use crate::Error;
 use crate::Value;
@@ -70,7 +84,10 @@ use crate::Value;
 /// Use it through [`Source::convert`]: `let b: Csc<f64> = a.convert()?;`.
 pub trait Target<V: Value>: Sized {
     /// Builds `Self` holding the components `source` stores (explicit zeros
-    /// included; duplicates summed), validated like every constructor.
+    /// included; duplicates summed), validated like every constructor, with the
+    /// source's fill value ([`Source::fill`]). A component the target stores but the
+    /// source does not (every component of a dense format, the rest of a stored block
+    /// or diagonal) holds the source's fill value.
     ///
     /// Errors: the source's shape does not fit the format (`OrderMismatch`,
     /// `IndexOverflow`), the format cannot hold the entries

@@ -22,6 +22,13 @@ pub trait Source<V: Value>: sealed::Sealed + Sized {
     /// The logical shape.
     fn shape(&self) -> &[usize];
 
+    /// The fill value: the value of every component the source does not list (see
+    /// [`Tensor::fill`]). A conversion gives its result this fill value. Zero for an
+    /// [`Entries`] list.
+    fn fill(&self) -> V {
+        V::zero()
+    }
+
     /// Every stored component once, as `(logical coordinate, value)` in the
     /// format's storage order (explicit zeros included).
     #[doc(hidden)]
@@ -108,6 +115,10 @@ impl<V: Value, L: Levels, O: ModeOrder> Source<V> for Tensor<V, L, O> {
         Tensor::shape(self)
     }
 
+    fn fill(&self) -> V {
+        Tensor::fill(self)
+    }
+
     fn len_bound(&self) -> Option<usize> {
         Some(self.vals().len())
     }
@@ -137,6 +148,10 @@ macro_rules! source_through_view {
                 $name::shape(self)
             }
 
+            fn fill(&self) -> V {
+                $name::fill(self)
+            }
+
             fn len_bound(&self) -> Option<usize> {
                 self.view().len_bound()
             }
@@ -158,6 +173,10 @@ impl<V, const R: usize, const C: usize, I: Index> sealed::Sealed for Bcsr<V, R, 
 impl<V: Value, const R: usize, const C: usize, I: Index> Source<V> for Bcsr<V, R, C, I> {
     fn shape(&self) -> &[usize] {
         Bcsr::shape(self)
+    }
+
+    fn fill(&self) -> V {
+        Bcsr::fill(self)
     }
 
     fn len_bound(&self) -> Option<usize> {
@@ -182,6 +201,10 @@ impl<S> sealed::Sealed for Transposed<'_, S> {}
 impl<V: Value, S: Source<V>> Source<V> for Transposed<'_, S> {
     fn shape(&self) -> &[usize] {
         &self.shape
+    }
+
+    fn fill(&self) -> V {
+        self.source.fill()
     }
 
     fn unique(&self) -> bool {
@@ -238,6 +261,10 @@ impl<S> sealed::Sealed for Permuted<'_, S> {}
 impl<V: Value, S: Source<V>> Source<V> for Permuted<'_, S> {
     fn shape(&self) -> &[usize] {
         &self.shape
+    }
+
+    fn fill(&self) -> V {
+        self.source.fill()
     }
 
     fn unique(&self) -> bool {
@@ -327,6 +354,10 @@ impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize; N]), const N: usize> S
         &self.shape
     }
 
+    fn fill(&self) -> V {
+        self.source.fill()
+    }
+
     fn unique(&self) -> bool {
         self.source.unique()
     }
@@ -342,5 +373,37 @@ impl<V: Value, S: Source<V>, F: Fn(&[usize], &mut [usize; N]), const N: usize> S
             (self.map)(c, &mut out);
             f(&out, v);
         });
+    }
+}
+
+/// A source listing the entries of another with fill value `fill` instead of its own: how
+/// [`Tensor::retain`] rebuilds a tensor of the same fill value from an [`Entries`] list.
+pub(crate) struct WithFill<'a, S, V> {
+    pub(crate) source: &'a S,
+    pub(crate) fill: V,
+}
+
+impl<S, V> sealed::Sealed for WithFill<'_, S, V> {}
+
+impl<V: Value, S: Source<V>> Source<V> for WithFill<'_, S, V> {
+    fn shape(&self) -> &[usize] {
+        self.source.shape()
+    }
+
+    fn fill(&self) -> V {
+        self.fill
+    }
+
+    fn unique(&self) -> bool {
+        self.source.unique()
+    }
+
+    fn len_bound(&self) -> Option<usize> {
+        self.source.len_bound()
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, f: F) {
+        self.source.for_each_entry(f);
     }
 }

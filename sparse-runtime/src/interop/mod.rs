@@ -20,6 +20,18 @@
 //! [`Tensor::from_levels`](crate::Tensor::from_levels)), so no conversion builds an invalid
 //! tensor; a conversion whose input may not fit (a dimension or index too large for the
 //! target's index type, a negative index) returns `Result<_, Error>`.
+//!
+//! **Fill values.** sprs and nalgebra-sparse matrices have fill value zero (a component
+//! they do not store is zero), so what comes from them has fill value zero, and a tensor
+//! whose fill value ([`Tensor::fill`](crate::Tensor::fill)) is not zero is refused
+//! (`NotRepresentable`) by every fallible conversion into them. The infallible
+//! `From<Csr>` for nalgebra-sparse's `CsrMatrix` (and `From<Csc>` for `CscMatrix`)
+//! cannot refuse: it moves the stored entries and **drops the fill value**; check
+//! `a.fill()` first, or go through [`to_coo_matrix`](nalgebra_sparse::to_coo_matrix),
+//! which refuses. ndarray's arrays and this crate's dense formats store every component,
+//! so their fill value changes no component: a `Dense1`/`Dense2`/`Dense3` of any fill
+//! value becomes an array of its components, and an array becomes a dense tensor of fill
+//! value zero.
 
 #[cfg(feature = "nalgebra-sparse")]
 pub mod nalgebra_sparse;
@@ -30,6 +42,22 @@ pub mod sprs;
 
 #[cfg(any(feature = "sprs", feature = "nalgebra-sparse"))]
 pub(crate) use index_arrays::{index_vec_in, index_vec_out};
+
+/// `Ok` if `fill` is zero, the only fill value of `other`'s matrices, else
+/// `NotRepresentable` naming both.
+#[cfg(any(feature = "sprs", feature = "nalgebra-sparse"))]
+pub(crate) fn zero_fill<V: crate::Value>(fill: V, other: &str) -> Result<(), crate::Error> {
+    if fill == V::zero() {
+        return Ok(());
+    }
+    Err(crate::Error::NotRepresentable {
+        detail: format!(
+            "the tensor's fill value is {fill:?}, but a {other} matrix has fill value zero \
+             (a component it does not store is zero); convert the tensor to a dense format \
+             to keep its values, or set its fill value to zero (`set_fill`) if zero is meant"
+        ),
+    })
+}
 
 /// Index arrays between this crate's index types and another crate's.
 #[cfg(any(feature = "sprs", feature = "nalgebra-sparse"))]

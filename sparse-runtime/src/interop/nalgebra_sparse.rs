@@ -12,6 +12,11 @@
 //! [`Csc::from_csc_arrays`]; the errors are `IndexOverflow` (a dimension or index too large
 //! for `I`) and those of the constructors.
 //!
+//! nalgebra-sparse matrices have fill value zero: what comes from them has fill value
+//! zero, and [`to_coo_matrix`] refuses a tensor whose fill value is not (`NotRepresentable`).
+//! `CsrMatrix::from(csr)` and `CscMatrix::from(csc)` cannot fail, and **drop** a fill value
+//! that is not zero: check [`Tensor::fill`] before calling them.
+//!
 //! ```
 //! # #[cfg(feature = "nalgebra-sparse")] {
 //! use nalgebra_sparse::{CooMatrix, CsrMatrix};
@@ -95,6 +100,11 @@ macro_rules! compressed {
 
         #[doc = concat!("Moves a [`", stringify!($format), "`] into a `", stringify!($matrix), "`:")]
         /// no copy when `I` is `usize`, else the index arrays are converted.
+        ///
+        /// **The fill value is dropped**: nalgebra-sparse knows only zero, and this
+        /// conversion cannot fail, so a matrix whose fill value is not zero becomes one
+        /// whose unstored components are zero. Check `a.fill()` first, or use
+        /// [`to_coo_matrix`], which refuses such a matrix.
         impl<V: Value, I: Index> From<$format<V, I>> for $matrix<V> {
             fn from(a: $format<V, I>) -> Self {
                 let (rows, cols, ptr, idx, vals) = a.$into_arrays();
@@ -107,7 +117,8 @@ macro_rules! compressed {
             }
         }
 
-        #[doc = concat!("Copies a [`", stringify!($format), "`] into a `", stringify!($matrix), "`.")]
+        #[doc = concat!("Copies a [`", stringify!($format), "`] into a `", stringify!($matrix), "`")]
+        /// (dropping its fill value, as the owned conversion does).
         impl<V: Value, I: Index> From<&$format<V, I>> for $matrix<V> {
             fn from(a: &$format<V, I>) -> Self {
                 Self::from(a.clone())
@@ -165,7 +176,8 @@ pub fn from_coo_matrix<V: Value, T: Target<V>>(m: &CooMatrix<V>) -> Result<T, Er
 /// A `CooMatrix` holding every stored component of a matrix in any format (explicit zeros
 /// included), in its storage order.
 ///
-/// Errors: `source` is not a matrix (`OrderMismatch`).
+/// Errors: `source` is not a matrix (`OrderMismatch`), or its fill value is not zero
+/// (`NotRepresentable`: a `CooMatrix` has fill value zero).
 pub fn to_coo_matrix<V: Value, S: Source<V>>(source: &S) -> Result<CooMatrix<V>, Error> {
     let &[rows, cols] = source.shape() else {
         return Err(Error::OrderMismatch {
@@ -173,6 +185,7 @@ pub fn to_coo_matrix<V: Value, S: Source<V>>(source: &S) -> Result<CooMatrix<V>,
             found: source.shape().len(),
         });
     };
+    super::zero_fill(source.fill(), "nalgebra-sparse")?;
     let mut m = CooMatrix::new(rows, cols);
     source.for_each_entry(|c, v| m.push(c[0], c[1], v));
     Ok(m)

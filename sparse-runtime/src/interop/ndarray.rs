@@ -10,6 +10,11 @@
 //!   them to ndarray without a copy. They fail (`NotRepresentable`) only for a shape
 //!   ndarray cannot hold (the product of the non-zero dimensions above `isize::MAX`, as
 //!   `Dense2` of shape `0 x usize::MAX` has).
+//! - A dense tensor stores every component, so its fill value
+//!   ([`Tensor::fill`](crate::Tensor::fill)) is no component's value: the array holds the
+//!   components whatever the fill value, and an array becomes a tensor of fill value zero.
+//!   (A sparse tensor reaches ndarray through a dense format: converting it writes its
+//!   fill value into the components it does not store.)
 //!
 //! ```
 //! # #[cfg(feature = "ndarray")] {

@@ -14,7 +14,9 @@
 //! Everything that comes from sprs is validated again by [`Csr::from_csr_arrays`] /
 //! [`Csc::from_csc_arrays`]; the errors are those, plus `IndexOverflow` (an index or a
 //! dimension too large for the target's index type) and `NotRepresentable` (a negative
-//! index, or sprs refusing the arrays).
+//! index, or sprs refusing the arrays). What comes from sprs has fill value zero; a
+//! tensor whose fill value is not zero is refused on the way out (`NotRepresentable`):
+//! sprs knows only zero.
 //!
 //! ```
 //! # #[cfg(feature = "sprs")] {
@@ -200,7 +202,8 @@ fn arrays_out<I: Index, J: SpIndex + 'static, Jptr: SpIndex + 'static>(
 
 /// Moves a [`Csr`]'s arrays into a sprs CSR matrix (no copy when `J` and `Jptr` are `I`).
 ///
-/// Errors: `IndexOverflow` if an index or dimension does not fit `J` or `Jptr` (sprs also
+/// Errors: `NotRepresentable` if the matrix's fill value is not zero (sprs knows only
+/// zero); `IndexOverflow` if an index or dimension does not fit `J` or `Jptr` (sprs also
 /// needs `rows + 1` to fit `Jptr`).
 impl<V, I, J, Jptr> TryFrom<Csr<V, I>> for CsMatI<V, J, Jptr>
 where
@@ -212,6 +215,7 @@ where
     type Error = Error;
 
     fn try_from(a: Csr<V, I>) -> Result<Self, Error> {
+        super::zero_fill(a.fill(), "sprs")?;
         let (rows, cols, row_ptr, col_idx, vals) = a.into_csr_arrays();
         let (indptr, indices) = arrays_out(row_ptr, col_idx)?;
         CsMatI::try_new((rows, cols), indptr, indices, vals).map_err(|(_, _, _, e)| refused(e))
@@ -220,7 +224,8 @@ where
 
 /// Moves a [`Csc`]'s arrays into a sprs CSC matrix (no copy when `J` and `Jptr` are `I`).
 ///
-/// Errors: `IndexOverflow` if an index or dimension does not fit `J` or `Jptr` (sprs also
+/// Errors: `NotRepresentable` if the matrix's fill value is not zero (sprs knows only
+/// zero); `IndexOverflow` if an index or dimension does not fit `J` or `Jptr` (sprs also
 /// needs `cols + 1` to fit `Jptr`).
 impl<V, I, J, Jptr> TryFrom<Csc<V, I>> for CsMatI<V, J, Jptr>
 where
@@ -232,6 +237,7 @@ where
     type Error = Error;
 
     fn try_from(a: Csc<V, I>) -> Result<Self, Error> {
+        super::zero_fill(a.fill(), "sprs")?;
         let (rows, cols, col_ptr, row_idx, vals) = a.into_csc_arrays();
         let (indptr, indices) = arrays_out(col_ptr, row_idx)?;
         CsMatI::try_new_csc((rows, cols), indptr, indices, vals).map_err(|(_, _, _, e)| refused(e))
@@ -253,6 +259,7 @@ macro_rules! borrowed_into_sprs {
             type Error = Error;
 
             fn try_from(a: &$format<V, I>) -> Result<Self, Error> {
+                super::zero_fill(a.fill(), "sprs")?;
                 Self::try_from(a.clone())
             }
         }
@@ -280,8 +287,10 @@ impl<V: Value, I: Index + SpIndex> Csr<V, I> {
     /// # Ok::<(), sparse_runtime::Error>(())
     /// ```
     ///
-    /// Errors: `NotRepresentable` if `rows + 1` does not fit `I` (sprs requires it).
+    /// Errors: `NotRepresentable` if the matrix's fill value is not zero (sprs knows only
+    /// zero), or if `rows + 1` does not fit `I` (sprs requires it).
     pub fn sprs_view(&self) -> Result<CsMatViewI<'_, V, I>, Error> {
+        super::zero_fill(self.fill(), "sprs")?;
         let shape = (self.shape()[0], self.shape()[1]);
         let columns = &self.levels().1;
         CsMatViewI::try_new(shape, columns.pos(), columns.crd(), self.vals())
@@ -293,8 +302,10 @@ impl<V: Value, I: Index + SpIndex> Csc<V, I> {
     /// The matrix as a sprs CSC view over its own arrays: nothing is copied (sprs checks
     /// the arrays once more, in O(stored entries)).
     ///
-    /// Errors: `NotRepresentable` if `cols + 1` does not fit `I` (sprs requires it).
+    /// Errors: `NotRepresentable` if the matrix's fill value is not zero (sprs knows only
+    /// zero), or if `cols + 1` does not fit `I` (sprs requires it).
     pub fn sprs_view(&self) -> Result<CsMatViewI<'_, V, I>, Error> {
+        super::zero_fill(self.fill(), "sprs")?;
         let shape = (self.shape()[0], self.shape()[1]);
         let rows = &self.levels().1;
         CsMatViewI::try_new_csc(shape, rows.pos(), rows.crd(), self.vals())

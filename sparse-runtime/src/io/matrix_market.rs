@@ -129,7 +129,8 @@ pub fn read_matrix_market_from<T: FromEntries>(reader: impl Read, name: &str) ->
 /// ([`ToEntries::is_dense`]: `Dense2`), else [`Layout::Coordinate`]; see
 /// [`write_matrix_market_with`].
 ///
-/// Errors: the tensor is not a matrix (`OrderMismatch`), or [`Error::Io`] naming `path`.
+/// Errors: the tensor is not a matrix (`OrderMismatch`), its fill value is not zero
+/// (`NotRepresentable`), or [`Error::Io`] naming `path`.
 pub fn write_matrix_market<T: ToEntries + ?Sized>(
     path: impl AsRef<Path>,
     tensor: &T,
@@ -170,9 +171,10 @@ pub fn write_matrix_market_to<T: ToEntries + ?Sized>(
 /// reads back to the same bits (`0.1`, `1e-300`, `-0.0`, `inf`, `NaN`), for integers
 /// their digits.
 ///
-/// Errors: the tensor is not a matrix (`OrderMismatch`), its array has more than
-/// `usize::MAX` components or its values are of a complex type other than `Complex<f64>`
-/// and `Complex<f32>` (`NotRepresentable`), or writing fails ([`Error::Io`]).
+/// Errors: the tensor is not a matrix (`OrderMismatch`), its fill value is not zero, its
+/// array has more than `usize::MAX` components or its values are of a complex type other
+/// than `Complex<f64>` and `Complex<f32>` (`NotRepresentable`), or writing fails
+/// ([`Error::Io`]).
 ///
 /// ```
 /// use sparse_runtime::prelude::*;
@@ -223,6 +225,7 @@ impl<V: Value> Body<V> {
     /// `NotRepresentable` if its array cannot be allocated.
     fn of<T: ToEntries<Value = V> + ?Sized>(tensor: &T, layout: Layout) -> Result<Self, Error> {
         check_writable::<V>("Matrix Market `complex`")?;
+        super::check_zero_fill(tensor.fill(), "Matrix Market")?;
         let entries = tensor.to_entry_list();
         let &[rows, cols] = entries.shape() else {
             return Err(Error::OrderMismatch {

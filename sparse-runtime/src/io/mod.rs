@@ -30,6 +30,11 @@
 //! # Ok::<(), sparse_runtime::Error>(())
 //! ```
 //!
+//! **Fill values**: both formats list the components that are not zero, every other
+//! component being zero, so a tensor read from a file has fill value zero
+//! ([`Tensor::fill`]), and writing a tensor whose fill value is not zero is refused
+//! (`NotRepresentable`) rather than written as a different tensor.
+//!
 //! Every malformed input is an [`Error::Parse`] naming the file, the line and what was
 //! expected (`a.mtx:12: expected 3 fields (row, column, value), found 2`), and nothing
 //! is built; a failure of the operating system is an [`Error::Io`]. Reading never
@@ -281,6 +286,28 @@ pub trait ToEntries {
     fn is_dense(&self) -> bool {
         false
     }
+
+    /// The value of every component not listed (see [`Tensor::fill`]). The writers refuse
+    /// a fill value other than zero, which the files cannot say. Zero unless overridden.
+    fn fill(&self) -> Self::Value {
+        num_traits::Zero::zero()
+    }
+}
+
+/// `Ok` if a tensor of fill value `fill` can be written as a `format` file (which says
+/// that every component it does not list is zero), else `NotRepresentable`.
+pub(crate) fn check_zero_fill<V: Value>(fill: V, format: &str) -> Result<(), Error> {
+    if fill == V::zero() {
+        return Ok(());
+    }
+    Err(Error::NotRepresentable {
+        detail: format!(
+            "the tensor's fill value is {fill:?}, but a {format} file lists components that \
+             are not zero and means zero by every other one; convert the tensor to a dense \
+             format and set its fill value to zero (`.with_fill(..)`) to write every \
+             component, or set its fill value to zero if zero is meant"
+        ),
+    })
 }
 
 impl<V: Value> FromEntries for Entries<V> {
@@ -321,6 +348,10 @@ impl<V: Value, L: Levels, O: ModeOrder> ToEntries for Tensor<V, L, O> {
     fn is_dense(&self) -> bool {
         L::properties().iter().all(|p| p.full)
     }
+
+    fn fill(&self) -> V {
+        Tensor::fill(self)
+    }
 }
 
 /// [`FromEntries`] and [`ToEntries`] for a struct format with `from_entries` and
@@ -341,6 +372,10 @@ macro_rules! struct_format_entries {
 
             fn to_entry_list(&self) -> Entries<V> {
                 listed(self, self.nnz())
+            }
+
+            fn fill(&self) -> V {
+                <$ty>::fill(self)
             }
         }
     )+};

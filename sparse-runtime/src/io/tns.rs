@@ -105,8 +105,9 @@ pub fn read_tns_with_shape_from<T: FromEntries>(
 /// written; read the file back with [`read_tns_with_shape`] to keep trailing empty
 /// slices.
 ///
-/// Errors: an order-0 list (`OrderMismatch`), values of a complex type other than
-/// `Complex<f64>` and `Complex<f32>` (`NotRepresentable`), or [`Error::Io`] naming `path`.
+/// Errors: an order-0 list (`OrderMismatch`), a fill value that is not zero or values of
+/// a complex type other than `Complex<f64>` and `Complex<f32>` (`NotRepresentable`), or
+/// [`Error::Io`] naming `path`.
 pub fn write_tns<T: ToEntries + ?Sized>(path: impl AsRef<Path>, tensor: &T) -> Result<(), Error> {
     let entries = tensor_entries(tensor)?;
     write_file(path.as_ref(), |out| write_entries(out, &entries))
@@ -134,6 +135,7 @@ pub fn write_tns_to<T: ToEntries + ?Sized>(writer: impl Write, tensor: &T) -> Re
 /// The entries of a tensor of order at least 1.
 fn tensor_entries<T: ToEntries + ?Sized>(tensor: &T) -> Result<Entries<T::Value>, Error> {
     check_writable::<T::Value>("`.tns`")?;
+    super::check_zero_fill(tensor.fill(), "`.tns`")?;
     let entries = tensor.to_entry_list();
     if entries.order() == 0 {
         return Err(Error::OrderMismatch {

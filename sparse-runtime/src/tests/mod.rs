@@ -5,6 +5,7 @@ mod append;
 mod compositions;
 mod csb;
 mod edge_cases;
+mod fill;
 mod invariants;
 mod oracle;
 pub(crate) mod prng;
