@@ -43,6 +43,7 @@
 //! - fill values: every tensor has one ([`Tensor::fill`], zero unless set by
 //!   [`Tensor::with_fill`]), the value of every component it does not store, which
 //!   conversions carry and dense results spell out;
+//! - [`functions`], which kernels call by name (`min`, `max`, `and`, `pow`, ...);
 //! - [conversion](convert) between any two formats, [files](io) (Matrix Market, FROSTT),
 //!   [interop] with sprs, nalgebra-sparse and ndarray (cargo features), and
 //!   [errors](Error).
@@ -117,6 +118,7 @@ mod csb;
 mod dense;
 mod error;
 mod everyday;
+pub mod functions;
 pub mod guide;
 mod index;
 pub mod interop;

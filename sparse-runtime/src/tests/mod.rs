@@ -6,6 +6,7 @@ mod compositions;
 mod csb;
 mod edge_cases;
 mod fill;
+mod functions;
 mod invariants;
 mod oracle;
 pub(crate) mod prng;
