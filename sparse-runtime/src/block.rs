@@ -18,6 +18,19 @@ pub fn block_len(dims: &[usize]) -> Result<usize, Error> {
 #[doc(hidden)]
 #[inline]
 pub fn append_zero_block<V: Value>(vals: &mut Vec<V>, block_len: usize) -> Result<(), Error> {
+    append_fill_block(vals, block_len, V::zero())
+}
+
+/// Appends `block_len` copies of `fill` to `vals` (a newly appended block of an output
+/// whose fill value is `fill`: its components not computed hold the fill value), or
+/// returns `Err` if the length overflows or the memory cannot be allocated.
+#[doc(hidden)]
+#[inline]
+pub fn append_fill_block<V: Value>(
+    vals: &mut Vec<V>,
+    block_len: usize,
+    fill: V,
+) -> Result<(), Error> {
     let len = vals
         .len()
         .checked_add(block_len)
@@ -30,7 +43,7 @@ pub fn append_zero_block<V: Value>(vals: &mut Vec<V>, block_len: usize) -> Resul
                 detail: format!("cannot allocate {len} values for a blocked output"),
             })?;
     }
-    vals.resize(len, V::zero());
+    vals.resize(len, fill);
     Ok(())
 }
 
@@ -49,5 +62,8 @@ mod tests {
         assert!(append_zero_block(&mut vals, usize::MAX).is_err());
         assert!(append_zero_block(&mut vals, usize::MAX / 16).is_err());
         assert_eq!(vals.len(), 5);
+        append_fill_block(&mut vals, 2, f64::INFINITY).unwrap();
+        assert_eq!(vals[5..], [f64::INFINITY; 2]);
+        assert!(append_fill_block(&mut vals, usize::MAX, 1.0).is_err());
     }
 }
