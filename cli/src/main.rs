@@ -239,7 +239,7 @@ fn compile_and_print(text: &str, views: &[View], options: &Options) -> Result<St
         // A kernel of several statements is compiled one statement at a time; each is
         // explained on its own.
         let result = if sparse_core::sequence::is_sequence(item) {
-            sparse_core::compile_sequence(item).map(|(_, steps)| steps)
+            sparse_core::compile_sequence(item, &[]).map(|(_, steps)| steps)
         } else {
             sparse_core::compile(item).map(|c| vec![c])
         };

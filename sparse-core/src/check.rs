@@ -1,6 +1,7 @@
 //! Checking a kernel: names resolve, arities match formats, the output is the one `&mut`
 //! tensor, operators are supported. The result is a [`Kernel`] with explicit sums.
 
+use crate::algebra::{self, Constant, Function};
 use crate::diagnostic::Diagnostics;
 use crate::format::{Assembly, Format, LevelFormat};
 use crate::names::same;
@@ -13,8 +14,9 @@ use proc_macro2::{Ident, Span};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
-/// Checks one kernel function; `None` when a diagnostic was recorded.
-pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
+/// Checks one kernel function; `None` when a diagnostic was recorded. `declared` are the
+/// functions of its `sparse_kernel!` block (`#[function(..)]`), which calls can name.
+pub fn check(item: &syn::ItemFn, declared: &[Function], diags: &mut Diagnostics) -> Option<Kernel> {
     check_signature_shape(&item.sig, diags);
     check_attributes(item, diags);
     if item.sig.inputs.len() > crate::limits::MAX_PARAMS {
@@ -34,7 +36,7 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
         );
     }
     let (lhs, op, rhs) = statement?;
-    let mut builder = Builder::new(&params);
+    let mut builder = Builder::new(&params, declared);
     builder.unreadable = param_names(&item.sig)
         .filter(|n| params.iter().all(|p| !same(&p.name, n)))
         .collect();
@@ -62,6 +64,16 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
     if diags.has_errors() {
         return None;
     }
+    let output_fill = match &output {
+        Output::Tensor(a) => {
+            let t = builder.accesses[*a].tensor;
+            builder.tensor_params[t]
+                .fill_attr
+                .clone()
+                .map(|attr| (attr, builder.tensors[t].fill.clone()))
+        }
+        Output::Scalar(_) => None,
+    };
     let kernel = Kernel {
         name: item.sig.ident.clone(),
         tensors: builder.tensors,
@@ -75,8 +87,41 @@ pub fn check(item: &syn::ItemFn, diags: &mut Diagnostics) -> Option<Kernel> {
         old_output: None,
         forced_order: Vec::new(),
         conversions: Vec::new(),
+        functions: builder.functions,
     };
-    Some(read_old_output(kernel))
+    let kernel = read_old_output(kernel);
+    if let Some((attr, declared)) = output_fill {
+        check_output_fill(&kernel, &attr, &declared, diags);
+    }
+    (!diags.has_errors()).then_some(kernel)
+}
+
+/// The output's fill value is derived (its value where no operand is stored); a declared one
+/// must be it. A sparse output gets the derived value on return.
+fn check_output_fill(
+    kernel: &Kernel,
+    attr: &syn::Attribute,
+    declared: &Constant,
+    diags: &mut Diagnostics,
+) {
+    match algebra::fill_of(kernel, &kernel.rhs) {
+        Some(Expr::Const(c)) if c.same(declared) => {}
+        Some(Expr::Const(c)) => diags.error_spanned(
+            attr,
+            format!("the output's fill value is {c}, not {declared}: that is the statement's value where no operand is stored"),
+            format!("declare `#[fill({c})]`, or none: the kernel gives the output its fill value"),
+        ),
+        Some(_) => diags.error_spanned(
+            attr,
+            format!("the output's fill value is computed when the kernel runs, so it cannot be declared {declared}"),
+            "remove the `#[fill(..)]`: the kernel gives the output its fill value",
+        ),
+        None => diags.error_spanned(
+            attr,
+            format!("the statement has a value at every coordinate (a constant or a reduction over implicit values), so the output has no fill value to declare {declared}"),
+            "remove the `#[fill(..)]`",
+        ),
+    }
 }
 
 /// An output whose old contents are read becomes two tensors: the output, assembled or
@@ -96,7 +141,12 @@ fn read_old_output(mut kernel: Kernel) -> Kernel {
         .filter(|&a| a != out && kernel.accesses[a].tensor == out_tensor)
         .collect();
     let adds = kernel.op == AssignOp::AddAssign;
-    if reads.is_empty() && (!adds || kernel.output_in_place()) {
+    // `+=` in place adds only where the right side has a point; where its fill value is not
+    // zero, every other component changes too, so it is `c = c_old + e` as well.
+    let zero_fill =
+        matches!(algebra::fill_of(&kernel, &kernel.rhs), Some(Expr::Const(c)) if c.is_zero());
+    let zero_fill = zero_fill && kernel.tensors[out_tensor].fill.is_zero();
+    if reads.is_empty() && (!adds || (kernel.output_in_place() && zero_fill)) {
         return kernel;
     }
     let old_id = kernel.tensors.len();
@@ -111,6 +161,7 @@ fn read_old_output(mut kernel: Kernel) -> Kernel {
         ),
         format: output.format.clone(),
         written_type: output.written_type.clone(),
+        fill: output.fill.clone(),
     };
     let access = Access {
         tensor: old_id,
@@ -197,6 +248,22 @@ fn check_attributes(item: &syn::ItemFn, diags: &mut Diagnostics) {
 /// Format rules the code generator relies on: a non-unique level's children are singletons,
 /// a singleton has a parent, and the last level is unique.
 fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
+    match (&param.kind, &param.fill_attr) {
+        (ParamKind::Scalar, Some(attr)) => diags.error_spanned(
+            attr,
+            format!("`{}` is a scalar: it has no fill value", param.name),
+            "`#[fill(..)]` declares the value of the components a sparse tensor does not store",
+        ),
+        (ParamKind::Tensor(format), Some(attr)) if format.is_all_dense() => diags.error_spanned(
+            attr,
+            format!(
+                "`{}` is dense ({}): it stores every component, so it has no fill value",
+                param.name, format.written
+            ),
+            "remove the `#[fill(..)]`, or pass a sparse format",
+        ),
+        _ => {}
+    }
     let ParamKind::Tensor(format) = &param.kind else {
         if param.passing == Passing::Shared {
             diags.error_help(
@@ -401,12 +468,10 @@ fn check_literals(expr: &Expr, value_type: &syn::Type, diags: &mut Diagnostics) 
                 );
             }
         }
-        Expr::Neg(e) | Expr::Sum(_, e) => check_literals(e, value_type, diags),
-        Expr::Binary(_, l, r) => {
-            check_literals(l, value_type, diags);
-            check_literals(r, value_type, diags);
-        }
-        _ => {}
+        other => other
+            .children()
+            .into_iter()
+            .for_each(|c| check_literals(c, value_type, diags)),
     }
 }
 
@@ -422,6 +487,12 @@ struct Builder<'p> {
     unreadable: Vec<Ident>,
     /// Where the statement negates (unary `-`), checked against the value type.
     negations: Vec<Span>,
+    /// The functions of the kernel's `sparse_kernel!` block.
+    declared: &'p [Function],
+    /// The functions the statement uses.
+    functions: Vec<Function>,
+    /// Variables of explicit reductions (`min[j](..)`): never summed implicitly.
+    reduced: Vec<VarId>,
 }
 
 impl<'p> Builder<'p> {
@@ -443,7 +514,7 @@ impl<'p> Builder<'p> {
         }
     }
 
-    fn new(params: &'p [Param]) -> Self {
+    fn new(params: &'p [Param], declared: &'p [Function]) -> Self {
         let mut b = Builder {
             params,
             tensors: Vec::new(),
@@ -453,6 +524,9 @@ impl<'p> Builder<'p> {
             accesses: Vec::new(),
             unreadable: Vec::new(),
             negations: Vec::new(),
+            declared,
+            functions: Vec::new(),
+            reduced: Vec::new(),
         };
         for p in params {
             match &p.kind {
@@ -461,6 +535,7 @@ impl<'p> Builder<'p> {
                         name: p.name.clone(),
                         format: format.clone(),
                         written_type: p.inner.clone(),
+                        fill: p.fill.clone(),
                     });
                     b.tensor_params.push(p);
                 }
@@ -666,10 +741,30 @@ impl<'p> Builder<'p> {
             syn::Expr::Paren(p) => self.expr(&p.expr, diags),
             syn::Expr::Group(g) => self.expr(&g.expr, diags),
             syn::Expr::Call(call) => {
+                if let syn::Expr::Index(index) = &*call.func {
+                    return self.reduction(index, call, diags);
+                }
                 let Some(name) = path_ident(&call.func) else {
                     diags.error(call.func.span(), "expected a tensor name");
                     return None;
                 };
+                if self.param(&name).is_none() {
+                    if let Some(f) = self.function(&name) {
+                        return self.call(f, call, diags);
+                    }
+                    // Arguments that are not index variables: a call of an unknown function.
+                    if call.args.iter().any(|a| path_ident(a).is_none()) {
+                        diags.error_help(
+                            name.span(),
+                            format!("unknown function `{name}`"),
+                            format!(
+                                "index notation calls the prelude's functions ({}) and functions declared with `#[function(..)]` in the same `sparse_kernel!` block",
+                                algebra::PRELUDE.join(", ")
+                            ),
+                        );
+                        return None;
+                    }
+                }
                 self.access(&name, &call.args, e, diags).map(Expr::Access)
             }
             syn::Expr::Path(_) => self.name_expr(e, diags),
@@ -718,6 +813,125 @@ impl<'p> Builder<'p> {
                 None
             }
         }
+    }
+
+    /// A function calls can name: one declared in the kernel's block, else the prelude's.
+    fn function(&self, name: &Ident) -> Option<Function> {
+        self.declared
+            .iter()
+            .find(|f| same(&f.name, name))
+            .cloned()
+            .or_else(|| algebra::prelude(&crate::names::plain(name)))
+    }
+
+    /// The id of `f` among the statement's functions.
+    fn function_id(&mut self, f: Function) -> algebra::FuncId {
+        let existing = self
+            .functions
+            .iter()
+            .position(|g| same(&g.name, &f.name) && g.arity() == f.arity());
+        existing.unwrap_or_else(|| {
+            self.functions.push(f);
+            self.functions.len() - 1
+        })
+    }
+
+    /// `f(e1, e2, ..)`.
+    fn call(&mut self, f: Function, call: &syn::ExprCall, diags: &mut Diagnostics) -> Option<Expr> {
+        let args: Vec<Option<Expr>> = call.args.iter().map(|a| self.expr(a, diags)).collect();
+        if args.len() != f.arity() {
+            diags.error_spanned(
+                call,
+                format!(
+                    "`{}` takes {} argument{}, not {}",
+                    f.name,
+                    f.arity(),
+                    if f.arity() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+                format!("write `{}({})`", f.name, crate::names::join(&f.params)),
+            );
+            return None;
+        }
+        let args: Vec<Expr> = args.into_iter().collect::<Option<_>>()?;
+        Some(Expr::Call(self.function_id(f), args))
+    }
+
+    /// `name[v](body)`: a reduction of `body` over `v` by `sum`, `prod`, `min`, `max`, `any`,
+    /// `all` or a declared function that is a monoid.
+    fn reduction(
+        &mut self,
+        index: &syn::ExprIndex,
+        call: &syn::ExprCall,
+        diags: &mut Diagnostics,
+    ) -> Option<Expr> {
+        let help = "write a reduction as `min[j](e)`: a function, one index variable in brackets, one expression";
+        let (Some(name), Some(var_name)) = (path_ident(&index.expr), path_ident(&index.index))
+        else {
+            diags.error_help(index.span(), "expected a reduction `f[j](e)`", help);
+            return None;
+        };
+        if call.args.len() != 1 {
+            diags.error_help(call.span(), "a reduction takes one expression", help);
+            return None;
+        }
+        let plain = crate::names::plain(&name);
+        let monoid = match plain.as_str() {
+            "sum" => None,
+            "prod" => Some(algebra::operator(BinOp::Mul)),
+            _ => {
+                let f = self
+                    .declared
+                    .iter()
+                    .find(|f| same(&f.name, &name))
+                    .cloned()
+                    .or_else(|| algebra::reduction_name(&plain).and_then(algebra::prelude));
+                let Some(f) = f else {
+                    diags.error_help(
+                        name.span(),
+                        format!("unknown reduction `{name}`"),
+                        "reduce by `sum`, `prod`, `min`, `max`, `any`, `all`, or a function declared with `#[function(commutative, associative, identity = ..)]` in this `sparse_kernel!` block",
+                    );
+                    return None;
+                };
+                if !f.is_monoid() {
+                    diags.error_help(
+                        name.span(),
+                        format!("`{name}` cannot reduce: a reduction needs a commutative, associative function of two arguments with an identity"),
+                        format!("declare `#[function(commutative, associative, identity = ..)]` on `{name}` if it has those properties"),
+                    );
+                    return None;
+                }
+                Some(f)
+            }
+        };
+        if self.param(&var_name).is_some() {
+            diags.error_help(
+                var_name.span(),
+                format!("`{var_name}` is a parameter, not an index variable"),
+                "reduce over an index variable the expression uses",
+            );
+            return None;
+        }
+        let v = self.var(&var_name);
+        if self.reduced.contains(&v) {
+            diags.error(var_name.span(), format!("`{var_name}` is already reduced"));
+            return None;
+        }
+        self.reduced.push(v);
+        let body = self.expr(&call.args[0], diags)?;
+        if !body.uses_var(v, &self.accesses) {
+            diags.error_help(
+                var_name.span(),
+                format!("the reduction over `{var_name}` does not use `{var_name}`"),
+                format!("index a tensor of its expression with `{var_name}`"),
+            );
+            return None;
+        }
+        Some(match monoid {
+            None => Expr::Sum(vec![v], Box::new(body)),
+            Some(f) => Expr::Reduce(self.function_id(f), vec![v], Box::new(body)),
+        })
     }
 
     /// A bare name on the right: a scalar parameter.
@@ -851,8 +1065,27 @@ impl<'p> Builder<'p> {
         if diags.has_errors() {
             return None;
         }
+        for &v in &self.reduced {
+            let name = &self.vars[v].name;
+            if out_vars.contains(&v) {
+                diags.error_help(
+                    name.span(),
+                    format!("`{name}` is an output index variable and cannot be reduced"),
+                    "reduce over a variable the output does not have",
+                );
+            } else if uses_outside_reduction(&rhs, v, &self.accesses) {
+                diags.error_help(
+                    name.span(),
+                    format!("`{name}` is used outside its reduction"),
+                    "a reduced variable belongs to its reduction: use another name outside it",
+                );
+            }
+        }
+        if diags.has_errors() {
+            return None;
+        }
         let reductions: Vec<VarId> = (0..self.vars.len())
-            .filter(|v| !out_vars.contains(v))
+            .filter(|v| !out_vars.contains(v) && !self.reduced.contains(v))
             .collect();
         Some(self.sum_over(rhs, &reductions))
     }
@@ -867,6 +1100,19 @@ impl<'p> Builder<'p> {
             return e;
         }
         match e {
+            // A function is not linear: a variable that several arguments use is summed
+            // around the call, one that a single argument uses inside that argument.
+            Expr::Call(f, args) => {
+                let (here, down): (Vec<VarId>, Vec<VarId>) = used.into_iter().partition(|&v| {
+                    args.iter()
+                        .filter(|a| a.uses_var(v, &self.accesses))
+                        .count()
+                        > 1
+                });
+                let args = args.into_iter().map(|a| self.sum_over(a, &down)).collect();
+                wrap_sum(here, Expr::Call(f, args))
+            }
+            Expr::Reduce(f, rv, body) => Expr::Reduce(f, rv, Box::new(self.sum_over(*body, &used))),
             // -Σ e = Σ -e: the sum stays at the root of its term, where a dense output may
             // run its loops outside the output's own (and `split` distributes it).
             Expr::Neg(inner) => match self.sum_over(*inner, &used) {
@@ -901,33 +1147,44 @@ impl<'p> Builder<'p> {
         }
     }
 
-    /// Division by implicit zeros is not defined, so a divisor must be dense in every level.
+    /// Division by implicit zeros is not defined, so a divisor must be dense in every level,
+    /// or have a fill value that is not zero.
     fn check_divisors(&self, e: &Expr, diags: &mut Diagnostics) {
-        match e {
-            Expr::Binary(op, l, r) => {
-                if *op == BinOp::Div {
-                    let mut ids = Vec::new();
-                    r.accesses(&mut ids);
-                    for a in ids {
-                        let t = &self.tensors[self.accesses[a].tensor];
-                        if !t.format.is_all_dense() {
-                            diags.error_spanned(
-                                &self.accesses[a].tokens,
-                                format!(
-                                    "divisor `{}` is sparse ({}): dividing by its implicit zeros is undefined",
-                                    t.name, t.format.written
-                                ),
-                                "divide by a dense tensor (every level `Dense`), e.g. `Dense1<f64>`",
-                            );
-                        }
-                    }
+        if let Expr::Binary(BinOp::Div, _, r) = e {
+            let mut ids = Vec::new();
+            r.accesses(&mut ids);
+            for a in ids {
+                let t = &self.tensors[self.accesses[a].tensor];
+                if !t.format.is_all_dense() && t.fill.is_zero() {
+                    diags.error_spanned(
+                        &self.accesses[a].tokens,
+                        format!(
+                            "divisor `{}` is sparse ({}) with fill value 0: dividing by its implicit zeros is undefined",
+                            t.name, t.format.written
+                        ),
+                        format!(
+                            "divide by a dense tensor (every level `Dense`), e.g. `Dense1<f64>`, or declare a fill value that is not zero, e.g. `#[fill(1)] {}: &{}`",
+                            t.name, t.format.written
+                        ),
+                    );
                 }
-                self.check_divisors(l, diags);
-                self.check_divisors(r, diags);
             }
-            Expr::Neg(inner) | Expr::Sum(_, inner) => self.check_divisors(inner, diags),
-            _ => {}
         }
+        for c in e.children() {
+            self.check_divisors(c, diags);
+        }
+    }
+}
+
+/// Whether `e` uses `v` outside a reduction over `v`.
+fn uses_outside_reduction(e: &Expr, v: VarId, accesses: &[Access]) -> bool {
+    match e {
+        Expr::Reduce(_, vars, _) | Expr::Sum(vars, _) if vars.contains(&v) => false,
+        Expr::Access(a) => accesses[*a].vars.contains(&v),
+        other => other
+            .children()
+            .into_iter()
+            .any(|c| uses_outside_reduction(c, v, accesses)),
     }
 }
 

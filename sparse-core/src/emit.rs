@@ -71,6 +71,8 @@ pub fn kernel_fn_as(
         role,
     };
     let assertions = type_assertions(kernel);
+    let cases = case_fns(kernel);
+    let assertions = quote!(#assertions #(#cases)*);
     let views = remapped_views(kernel);
     // Run-time errors name the function the user called.
     let called = match role {
@@ -78,6 +80,7 @@ pub fn kernel_fn_as(
         _ => &kernel.name,
     };
     let mut checks = shape_checks(kernel, called);
+    checks.extend(e.fill_checks());
     if let Role::ChecksOnly = role {
         return quote! {
             #[allow(unused_variables, clippy::all)]
@@ -94,7 +97,8 @@ pub fn kernel_fn_as(
     let dims = e.dim_bindings();
     let bindings = e.tensor_bindings();
     let stmts = e.disjoint_slices(e.block(body));
-    let finish = e.finish_assembly();
+    let mut finish = e.finish_assembly();
+    finish.extend(e.output_fill());
     // SAFETY (of the block below): every position passed to an `_unchecked` level function or
     // slice access comes from a level's own `pos_bounds` (or, for a level of constant-width
     // segments, from `width()` where its `is_uncut()` held, which makes every segment that
@@ -205,6 +209,33 @@ fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
     }
 }
 
+/// A per-case body's function, nested in the kernel's (mixed-site name): its own item, so
+/// the user's body is never inside the kernel's `unsafe` block nor sees the kernel's locals.
+fn case_name(f: usize, n: usize) -> Ident {
+    Ident::new(&format!("case_{f}_{n}"), Span::mixed_site())
+}
+
+fn case_fns(kernel: &Kernel) -> Vec<TokenStream> {
+    let v = &kernel.value_type;
+    let mut out = Vec::new();
+    for (f, function) in kernel.functions.iter().enumerate() {
+        for (n, case) in function.cases.iter().enumerate() {
+            let params = case.args.iter().filter_map(|a| match a {
+                crate::algebra::CaseArg::Bind(name) => Some(quote!(#name: #v)),
+                crate::algebra::CaseArg::Const(_) => None,
+            });
+            let body = &case.body;
+            let name = case_name(f, n);
+            out.push(quote! {
+                #[allow(dead_code)]
+                #[inline]
+                fn #name(#(#params),*) -> #v { #body }
+            });
+        }
+    }
+    out
+}
+
 /// Every local a kernel's code binds or reads (the body's, and the bindings emission adds),
 /// for naming them.
 pub fn locals(kernel: &Kernel, body: &[Stmt]) -> Vec<Local> {
@@ -216,6 +247,12 @@ pub fn locals(kernel: &Kernel, body: &[Stmt]) -> Vec<Local> {
 /// The user's signature, returning `Result<(), Error>`.
 pub fn signature(sig: &syn::Signature) -> syn::Signature {
     let mut sig = sig.clone();
+    // `#[fill(..)]` is the compiler's, not rustc's.
+    for arg in sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(pt) = arg {
+            pt.attrs.clear();
+        }
+    }
     sig.output = syn::parse_quote!(-> ::core::result::Result<(), ::sparse_runtime::Error>);
     sig
 }
@@ -745,6 +782,19 @@ impl Emitter<'_> {
                 );
             }
             Expr::Value(ValueConst::Literal(lit)) => push(out, self.literal(lit)),
+            Expr::Value(ValueConst::Infinity(negative)) => {
+                let v = &self.kernel.value_type;
+                let method = if *negative {
+                    quote!(neg_infinity)
+                } else {
+                    quote!(infinity)
+                };
+                push(
+                    out,
+                    quote! { <#v as ::sparse_runtime::functions::Infinity>::#method() },
+                );
+            }
+            Expr::Apply(callee, args) => self.write_apply(*callee, args, out),
             Expr::NewScratch => push(out, quote!(::sparse_runtime::__private::Reordered::new())),
             Expr::NewWorkspace(kind, size) => {
                 let v = &self.kernel.value_type;
@@ -880,6 +930,92 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// Every sparse operand's fill value against the one the kernel was compiled for (a
+    /// dense operand stores every component: its fill is never read).
+    fn fill_checks(&self) -> TokenStream {
+        let k = self.kernel;
+        let mut out = TokenStream::new();
+        for (t, tensor) in k.tensors.iter().enumerate() {
+            let written = k.output_access().map(|a| k.accesses[a].tensor) == Some(t)
+                && k.old_output.is_none()
+                && k.op == crate::notation::AssignOp::Assign;
+            if Some(t) == k.old_output || k.param_format(t).is_all_dense() || written {
+                continue;
+            }
+            let name = &tensor.name;
+            let text = crate::names::plain(name);
+            let fill = self.expr(&crate::lower::constant(&tensor.fill), 0);
+            let v = &k.value_type;
+            let declared = Ident::new("declared", Span::mixed_site());
+            out.extend(quote! {
+                {
+                    let #declared: #v = #fill;
+                    if #name.fill() != #declared {
+                        return ::core::result::Result::Err(
+                            ::sparse_runtime::__private::fill_mismatch(#text, #declared, #name.fill()),
+                        );
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    /// The output's fill value, derived from the statement (`crate::algebra::fill_of`; zero
+    /// where the statement has a value everywhere), given to an output tensor on return.
+    fn output_fill(&self) -> TokenStream {
+        let k = self.kernel;
+        let Some(a) = k.output_access() else {
+            return TokenStream::new();
+        };
+        let t = k.accesses[a].tensor;
+        let format = &k.tensors[t].format;
+        if format.borrow != Borrow::Owned || format.is_all_dense() {
+            return TokenStream::new();
+        }
+        let fill = crate::algebra::fill_of(k, &k.rhs)
+            .and_then(|f| crate::lower::constant_expr(k, &f))
+            .unwrap_or(Expr::Value(ValueConst::Zero));
+        let fill = self.expr(&fill, 0);
+        let name = &k.tensors[t].name;
+        quote! { #name.set_fill(#fill); }
+    }
+
+    /// A function of the kernel applied: the runtime's prelude function by absolute path,
+    /// the user's declared function by the name it was declared with (resolved where the
+    /// user wrote it), an operator as itself, or a per-case body as a closure called at once
+    /// over the arguments it binds (its parameters and body are the user's tokens).
+    fn write_apply(&self, callee: crate::ir::Callee, args: &[Expr], out: &mut Vec<TokenTree>) {
+        use crate::algebra::Callee as Target;
+        let (f, case) = match callee {
+            crate::ir::Callee::Function(f) => (f, None),
+            crate::ir::Callee::Case(f, n) => (f, Some(n)),
+        };
+        let Some(function) = self.kernel.functions.get(f) else {
+            return;
+        };
+        if let Some(n) = case {
+            out.push(TokenTree::Ident(case_name(f, n)));
+            out.push(group(Delimiter::Parenthesis, self.comma_list(args)));
+            return;
+        }
+        match (&function.callee, args) {
+            (Target::Operator(op), [l, r]) => {
+                let op = Op::from(*op);
+                let binary = Expr::Binary(op, Box::new(l.clone()), Box::new(r.clone()));
+                self.write(&binary, PREC_ATOM, out);
+                return;
+            }
+            (Target::Operator(_), _) => return,
+            (Target::Prelude(name), _) => {
+                let name = Ident::new(name, Span::call_site());
+                out.extend(quote!(::sparse_runtime::functions::#name));
+            }
+            (Target::User(name), _) => out.push(TokenTree::Ident(name.clone())),
+        }
+        out.push(group(Delimiter::Parenthesis, self.comma_list(args)));
+    }
+
     /// Whether `-a` is emitted as `0 - a`: over unsigned integers and value types that are
     /// not primitive numbers (`sparse_runtime::Value` asks for `Sub`, not `Neg`).
     fn negates_by_subtraction(&self) -> bool {

@@ -72,6 +72,20 @@ pub fn expression(kernel: &Kernel, expr: &Expr) -> String {
             };
             format!("sum_{sub}({})", expression(kernel, body))
         }
+        Expr::Reduce(f, vars, body) => {
+            let names: Vec<String> = vars.iter().map(|&v| var(kernel, v)).collect();
+            format!(
+                "{}[{}]({})",
+                kernel.functions[*f].name,
+                names.join("]["),
+                expression(kernel, body)
+            )
+        }
+        Expr::Call(f, args) => {
+            let args: Vec<String> = args.iter().map(|a| expression(kernel, a)).collect();
+            format!("{}({})", kernel.functions[*f].name, args.join(", "))
+        }
+        Expr::Const(c) => c.to_string(),
     }
 }
 
@@ -326,7 +340,7 @@ fn nest_lattices(out: &mut String, part: &Part) {
             .fold(expr.clone(), |e, &u| open(&e, u));
         let expr = &expr;
         let info = loop_levels(k, &bound, v);
-        let lattice = MergeLattice::build(expr, &info);
+        let lattice = MergeLattice::build(expr, k, &info);
         let mut ids = Vec::new();
         expr.accesses(&mut ids);
         let iterators = ids.iter().filter(|&&a| info.level_of(a).is_some()).count();
@@ -371,7 +385,7 @@ fn nest_lattices(out: &mut String, part: &Part) {
 }
 
 fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: &LoopLevels) {
-    let strategy = Strategy::of(lattice, info);
+    let strategy = Strategy::of(lattice, k, info);
     let iter_name = |it: &Iter| match *it {
         Iter::Level { access, level } => format!(
             "{} ({})",
@@ -391,7 +405,14 @@ fn describe_lattice(out: &mut String, k: &Kernel, lattice: &MergeLattice, info: 
             } else {
                 iters.join(", ")
             },
-            expression(k, &point.expr)
+            if point.omit {
+                format!(
+                    "nothing (an omitter: {} is at its fill value here)",
+                    expression(k, &point.expr)
+                )
+            } else {
+                expression(k, &point.expr)
+            }
         );
         let drivers = strategy.drivers(p);
         let driven: Vec<String> = drivers
@@ -489,19 +510,17 @@ fn open(expr: &Expr, v: VarId) -> Expr {
 
 fn inner_sums(expr: &Expr, enclosing: &[VarId], out: &mut Vec<(VarId, Expr, Vec<VarId>)>) {
     match expr {
-        Expr::Sum(vars, body) => {
+        Expr::Sum(vars, body) | Expr::Reduce(_, vars, body) => {
             let inner: Vec<VarId> = enclosing.iter().chain(vars).copied().collect();
             for &v in vars {
                 out.push((v, expr.clone(), inner.clone()));
             }
             inner_sums(body, &inner, out);
         }
-        Expr::Neg(e) => inner_sums(e, enclosing, out),
-        Expr::Binary(_, l, r) => {
-            inner_sums(l, enclosing, out);
-            inner_sums(r, enclosing, out);
-        }
-        Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) => {}
+        other => other
+            .children()
+            .into_iter()
+            .for_each(|c| inner_sums(c, enclosing, out)),
     }
 }
 

@@ -99,6 +99,18 @@ pub enum Op {
     Or,
 }
 
+impl From<crate::notation::BinOp> for Op {
+    fn from(op: crate::notation::BinOp) -> Op {
+        use crate::notation::BinOp;
+        match op {
+            BinOp::Add => Op::Add,
+            BinOp::Sub => Op::Sub,
+            BinOp::Mul => Op::Mul,
+            BinOp::Div => Op::Div,
+        }
+    }
+}
+
 impl Op {
     fn symbol(self) -> &'static str {
         match self {
@@ -158,6 +170,17 @@ pub enum Expr {
     Runtime(&'static str, Vec<Expr>),
     /// `&[a, b, ...]`
     Slice(Vec<Expr>),
+    /// A function of the kernel (`Kernel::functions`) applied to values.
+    Apply(Callee, Vec<Expr>),
+}
+
+/// What [`Expr::Apply`] calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// The function itself (the runtime's prelude, or the user's declared function).
+    Function(crate::algebra::FuncId),
+    /// Per-case body `n` of the function, over the arguments it binds.
+    Case(crate::algebra::FuncId, usize),
 }
 
 /// Value constants.
@@ -167,6 +190,8 @@ pub enum ValueConst {
     Zero,
     /// A literal written by the user.
     Literal(syn::Lit),
+    /// The value type's infinity (`-inf` if `true`): `sparse_runtime::functions::Infinity`.
+    Infinity(bool),
 }
 
 /// How an assignment combines.
@@ -350,6 +375,17 @@ impl Printer<'_, '_> {
                 format!("&[{}]", items.join(", "))
             }
             Expr::Value(ValueConst::Zero) => "0".to_string(),
+            Expr::Value(ValueConst::Infinity(negative)) => {
+                if *negative { "-inf" } else { "inf" }.to_string()
+            }
+            Expr::Apply(callee, args) => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let name = match callee {
+                    Callee::Function(f) => format!("fn{f}"),
+                    Callee::Case(f, n) => format!("fn{f}.case{n}"),
+                };
+                format!("{name}({})", args.join(", "))
+            }
             Expr::Value(ValueConst::Literal(l)) => quote::ToTokens::to_token_stream(l).to_string(),
             Expr::Binary(op, a, b) => {
                 format!("({} {} {})", self.expr(a), op.symbol(), self.expr(b))
@@ -516,7 +552,9 @@ fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
             visit_expr(r, f);
             args.iter().for_each(|a| visit_expr(a, f));
         }
-        Expr::Runtime(_, args) | Expr::Slice(args) => args.iter().for_each(|a| visit_expr(a, f)),
+        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
+            args.iter().for_each(|a| visit_expr(a, f))
+        }
         Expr::Select(c, a, b) => {
             visit_expr(c, f);
             visit_expr(a, f);

@@ -178,19 +178,17 @@ fn nesting_edges(kernel: &Kernel) -> Vec<Edge> {
 
 fn sum_edges(e: &Expr, enclosing: &[VarId], edges: &mut Vec<Edge>) {
     match e {
-        Expr::Sum(vars, body) => {
+        Expr::Sum(vars, body) | Expr::Reduce(_, vars, body) => {
             for &u in enclosing {
                 edges.extend(vars.iter().map(|&v| (u, v)));
             }
             let inner: Vec<VarId> = enclosing.iter().chain(vars).copied().collect();
             sum_edges(body, &inner, edges);
         }
-        Expr::Neg(inner) => sum_edges(inner, enclosing, edges),
-        Expr::Binary(_, l, r) => {
-            sum_edges(l, enclosing, edges);
-            sum_edges(r, enclosing, edges);
-        }
-        Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) => {}
+        other => other
+            .children()
+            .into_iter()
+            .for_each(|c| sum_edges(c, enclosing, edges)),
     }
 }
 

@@ -2,7 +2,8 @@
 //! lists the lattice points that one loop over `v` may pass through: each point is the set of
 //! level iterators still being merged and the subexpression that is nonzero there.
 
-use crate::notation::{AccessId, BinOp, Expr};
+use crate::algebra::{applied, fill_of, rebuild, region_of, Region};
+use crate::notation::{AccessId, BinOp, Expr, Kernel};
 
 /// An iterator over the coordinates of index variable `v`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,15 +39,25 @@ pub trait LevelInfo {
 pub struct LatticePoint {
     /// Sorted, without duplicates.
     pub iters: Vec<Iter>,
-    /// The subexpression of the operands whose iterators are in `iters`.
+    /// The subexpression of the operands whose iterators are in `iters` (an absent operand
+    /// replaced by its fill value).
     pub expr: Expr,
+    /// An omitter point (Henry et al. 2021, section 6.2): where its iterators are present
+    /// the result is its fill value, so its case computes nothing. It is kept only to tell
+    /// its coordinates from those of the points it dominates (`a & !b`: where `b` is
+    /// present, nothing; where only `a` is, `a`).
+    pub omit: bool,
 }
 
 impl LatticePoint {
-    fn new(mut iters: Vec<Iter>, expr: Expr) -> Self {
+    fn new(iters: Vec<Iter>, expr: Expr) -> Self {
+        Self::with(iters, expr, false)
+    }
+
+    fn with(mut iters: Vec<Iter>, expr: Expr, omit: bool) -> Self {
         iters.sort_unstable();
         iters.dedup();
-        LatticePoint { iters, expr }
+        LatticePoint { iters, expr, omit }
     }
 
     /// Whether every iterator of `other` is in `self` (`other` is dominated by `self`).
@@ -64,11 +75,32 @@ pub struct MergeLattice {
 
 impl MergeLattice {
     /// Builds the optimized lattice of `expr` for the current index variable.
-    pub fn build(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
-        let mut lattice = construct(expr, info);
+    pub fn build(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
+        let mut lattice = construct(expr, kernel, info);
         lattice.cover_constants();
         lattice.prune_unreachable(info);
+        lattice.prune_omitters();
         lattice
+    }
+
+    /// Whether some point omits its coordinates: the loops then do not write every
+    /// coordinate they visit.
+    pub fn omits(&self) -> bool {
+        self.points.iter().any(|p| p.omit)
+    }
+
+    /// Algorithm 1 of Henry et al. 2021, last step: an omitter point that dominates no
+    /// producer point has nothing to tell apart; without it its coordinates are not visited,
+    /// which is the same as visiting them to do nothing.
+    fn prune_omitters(&mut self) {
+        let producers: Vec<LatticePoint> =
+            self.points.iter().filter(|p| !p.omit).cloned().collect();
+        self.points
+            .retain(|p| !p.omit || producers.iter().any(|q| p.dominates(q)));
+    }
+
+    fn has_empty_point(&self) -> bool {
+        self.points.iter().any(|p| p.iters.is_empty())
     }
 
     /// Points that must be merged below `top` (its sub-lattice, itself included).
@@ -133,7 +165,7 @@ impl MergeLattice {
     }
 }
 
-fn construct(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
+fn construct(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
     let single = |iters: Vec<Iter>| MergeLattice {
         points: vec![LatticePoint::new(iters, expr.clone())],
     };
@@ -144,17 +176,42 @@ fn construct(expr: &Expr, info: &impl LevelInfo) -> MergeLattice {
                 .into_iter()
                 .collect(),
         ),
-        Expr::Scalar(_) | Expr::Literal(_) => single(Vec::new()),
-        Expr::Neg(e) => map(construct(e, info), |e| Expr::Neg(Box::new(e))),
-        Expr::Sum(vars, e) => map(construct(e, info), |e| Expr::Sum(vars.clone(), Box::new(e))),
-        Expr::Binary(op, l, r) => {
-            let (l, r) = (construct(l, info), construct(r, info));
-            match op {
-                BinOp::Mul | BinOp::Div => conjunction(*op, &l, &r),
-                BinOp::Add | BinOp::Sub => disjunction(*op, l, r),
-            }
+        Expr::Scalar(_) | Expr::Literal(_) | Expr::Const(_) => single(Vec::new()),
+        Expr::Neg(e) => map(construct(e, kernel, info), |e| Expr::Neg(Box::new(e))),
+        Expr::Sum(_, body) | Expr::Reduce(_, _, body) => reduction(expr, body, kernel, info),
+        Expr::Binary(..) | Expr::Call(..) => apply(expr, kernel, info),
+    }
+}
+
+/// The lattice of a reduction is its body's. Where the body's fill value is not the
+/// reduction's identity (`Σ_j exp(a(j))`, `min[j]` over a zero-filled operand), every
+/// coordinate contributes, so the reduction covers the dimension: a point without
+/// iterators computes the fill's contribution, and omitted points contribute it too.
+fn reduction(expr: &Expr, body: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
+    let wrap = |e: Expr| match expr {
+        Expr::Sum(vars, _) => Expr::Sum(vars.clone(), Box::new(e)),
+        Expr::Reduce(f, vars, _) => Expr::Reduce(*f, vars.clone(), Box::new(e)),
+        other => other.clone(),
+    };
+    let mut lattice = map(construct(body, kernel, info), wrap);
+    if fill_of(kernel, expr).is_some() {
+        return lattice;
+    }
+    let Some(body_fill) = fill_of(kernel, body) else {
+        return lattice;
+    };
+    for p in &mut lattice.points {
+        if p.omit {
+            p.omit = false;
+            p.expr = wrap(body_fill.clone());
         }
     }
+    if !lattice.has_empty_point() {
+        lattice
+            .points
+            .push(LatticePoint::new(Vec::new(), wrap(body_fill)));
+    }
+    lattice
 }
 
 fn map(mut lattice: MergeLattice, f: impl Fn(Expr) -> Expr) -> MergeLattice {
@@ -165,53 +222,141 @@ fn map(mut lattice: MergeLattice, f: impl Fn(Expr) -> Expr) -> MergeLattice {
     lattice
 }
 
-/// `l ∧ r`: every pair of points, iterators united, expressions combined.
-fn conjunction(op: BinOp, l: &MergeLattice, r: &MergeLattice) -> MergeLattice {
+/// One way an argument of a node can be at a coordinate.
+struct ArgAt {
+    iters: Vec<Iter>,
+    /// Its value there: its point's expression, or its fill value.
+    expr: Expr,
+    /// The expression used to decide how the point is merged (an omitted argument's
+    /// operands are still merged).
+    merged: Expr,
+    /// Whether it may differ from its fill value there.
+    present: bool,
+}
+
+/// The lattice of an operator or a call (Henry et al. 2021, Algorithm 1, stated over the
+/// node's region): one point per way its arguments can be at a coordinate (each argument at
+/// one of its own points, or absent where it can be), ordered by decreasing number of
+/// arguments present; a point outside the region is an omitter. With a region that grows
+/// with its arguments (every derived one), the omitters dominate no producer and are
+/// pruned: `a * b` is `{a, b}`, `a + b` is `{a, b}, {a}, {b}`, as in taco.
+fn apply(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
+    let (Some((_, args)), Some(region)) = (applied(kernel, expr), region_of(kernel, expr)) else {
+        return MergeLattice { points: Vec::new() };
+    };
+    let options: Vec<Vec<ArgAt>> = args
+        .iter()
+        .map(|arg| arg_options(arg, kernel, info))
+        .collect();
+    let n = args.len();
     let mut points = Vec::new();
-    for a in &l.points {
-        for b in &r.points {
-            let iters = a.iters.iter().chain(&b.iters).copied().collect();
-            points.push(LatticePoint::new(
-                iters,
-                Expr::binary(op, a.expr.clone(), b.expr.clone()),
-            ));
+    // Every choice of one option per argument, the ones with more arguments present first
+    // (so that each point precedes the points it dominates, as dedup then keeps them).
+    let mut choices: Vec<Vec<usize>> = vec![Vec::new()];
+    for opts in &options {
+        choices = choices
+            .into_iter()
+            .flat_map(|c| {
+                (0..opts.len()).map(move |k| {
+                    let mut c = c.clone();
+                    c.push(k);
+                    c
+                })
+            })
+            .collect();
+    }
+    let present_count = |c: &Vec<usize>| (0..n).filter(|&i| options[i][c[i]].present).count();
+    choices.sort_by_key(|c| std::cmp::Reverse(present_count(c)));
+    for choice in choices {
+        let chosen: Vec<&ArgAt> = (0..n).map(|i| &options[i][choice[i]]).collect();
+        let iters: Vec<Iter> = chosen.iter().flat_map(|o| o.iters.clone()).collect();
+        let present: Vec<bool> = chosen.iter().map(|o| o.present).collect();
+        if iters.is_empty() && !present.iter().any(|&p| p) {
+            continue;
         }
+        let produces = region.holds(&present);
+        let exprs = chosen
+            .iter()
+            .map(|o| {
+                if produces {
+                    o.expr.clone()
+                } else {
+                    o.merged.clone()
+                }
+            })
+            .collect();
+        points.push(LatticePoint::with(
+            iters,
+            simplify(rebuild(expr, exprs)),
+            !produces,
+        ));
     }
     let mut lattice = MergeLattice { points };
     lattice.dedup();
+    // An omitter that tells no producer apart is the node at its fill, as if absent.
+    lattice.prune_omitters();
     lattice
 }
 
-/// `l ∨ r = (l ∧ r) ∪ l ∪ r`; where only the right operand of a subtraction is present the
-/// point computes its negation.
-fn disjunction(op: BinOp, l: MergeLattice, r: MergeLattice) -> MergeLattice {
-    let mut lattice = conjunction(op, &l, &r);
-    lattice.points.extend(l.points);
-    let right = if op == BinOp::Sub {
-        map(r, |e| Expr::Neg(Box::new(e)))
-    } else {
-        r
-    };
-    lattice.points.extend(right.points);
-    lattice.dedup();
-    lattice
+/// The ways one argument can be at a coordinate: at each point of its own lattice, or absent
+/// (at its fill value) where it has no point without iterators.
+fn arg_options(arg: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> Vec<ArgAt> {
+    let lattice = construct(arg, kernel, info);
+    let fill = fill_of(kernel, arg);
+    let mut options: Vec<ArgAt> = lattice
+        .points
+        .iter()
+        .map(|p| ArgAt {
+            iters: p.iters.clone(),
+            expr: if p.omit {
+                fill.clone().unwrap_or_else(|| p.expr.clone())
+            } else {
+                p.expr.clone()
+            },
+            merged: p.expr.clone(),
+            present: !p.omit,
+        })
+        .collect();
+    if let (false, Some(fill)) = (lattice.has_empty_point(), fill) {
+        options.push(ArgAt {
+            iters: Vec::new(),
+            expr: fill.clone(),
+            merged: fill,
+            present: false,
+        });
+    }
+    options
+}
+
+/// The simplifications taco's lattices make by construction, so that zero-filled operands
+/// compute what they always did: `x + 0` is `x`, `0 + x` is `x`, `x - 0` is `x`, `0 - x` is
+/// `-x`.
+fn simplify(e: Expr) -> Expr {
+    let zero = |e: &Expr| matches!(e, Expr::Const(c) if c.is_zero());
+    match e {
+        Expr::Binary(BinOp::Add | BinOp::Sub, l, r) if zero(&r) => *l,
+        Expr::Binary(BinOp::Add, l, r) if zero(&l) => *r,
+        Expr::Binary(BinOp::Sub, l, r) if zero(&l) => Expr::Neg(r),
+        other => other,
+    }
 }
 
 /// The iterators a point must co-iterate (Chou 2018, 4.4), the universe standing for a part that
 /// is nonzero along the whole dimension (a constant): a union co-iterates both sides; an
 /// intersection co-iterates one side and locates what it can of the other.
-pub fn coiterated(expr: &Expr, info: &impl LevelInfo) -> Vec<Iter> {
-    coiterated_within(expr, info, &|_| true)
+pub fn coiterated(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> Vec<Iter> {
+    coiterated_within(expr, kernel, info, &|_| true)
 }
 
 /// [`coiterated`], choosing, where a product can be co-iterated by either side, one that
 /// co-iterates no position iterator with `locate` outside `preferred` if there is one.
 fn coiterated_within(
     expr: &Expr,
+    kernel: &Kernel,
     info: &impl LevelInfo,
     preferred: &dyn Fn(Iter) -> bool,
 ) -> Vec<Iter> {
-    let recurse = |e: &Expr| coiterated_within(e, info, preferred);
+    let recurse = |e: &Expr| coiterated_within(e, kernel, info, preferred);
     let mut out = match expr {
         Expr::Access(a) => info
             .level_of(*a)
@@ -221,21 +366,66 @@ fn coiterated_within(
         // with a constant covers the dimension and must be iterated whole, whatever it is
         // then multiplied by (`(g + y(k)) * b(j)` at `j` is nonzero wherever `b` is).
         Expr::Scalar(_) | Expr::Literal(_) => vec![Iter::Universe],
-        Expr::Neg(e) | Expr::Sum(_, e) => recurse(e),
-        Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => {
-            let mut c = recurse(l);
-            c.extend(recurse(r));
-            c
+        // An absent operand's fill value: the point's other operands decide its coordinates.
+        Expr::Const(_) => Vec::new(),
+        Expr::Neg(e) | Expr::Sum(_, e) | Expr::Reduce(_, _, e) => recurse(e),
+        Expr::Binary(..) | Expr::Call(..) => {
+            let (Some((_, args)), Some(region)) = (applied(kernel, expr), region_of(kernel, expr))
+            else {
+                return Vec::new();
+            };
+            let co: Vec<Vec<Iter>> = args.iter().map(|a| recurse(a)).collect();
+            let mut out = over_region(&region, &co, info, preferred).0;
+            // Arguments the region does not name only change the value: merged where they
+            // cannot be located.
+            for (n, c) in co.iter().enumerate() {
+                if !mentions(&region, n) {
+                    out.extend(c.iter().copied().filter(|&i| !info.has_locate(i)));
+                }
+            }
+            out
+        }
+    };
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn mentions(region: &Region, n: usize) -> bool {
+    match region {
+        Region::Arg(m) => *m == n,
+        Region::And(a, b) | Region::Or(a, b) => mentions(a, n) || mentions(b, n),
+        Region::Not(a) => mentions(a, n),
+    }
+}
+
+/// The co-iterated set of a region over its arguments' sets, and whether the region can
+/// drive a loop (a complement cannot: it holds where its operand has no coordinate).
+fn over_region(
+    region: &Region,
+    co: &[Vec<Iter>],
+    info: &impl LevelInfo,
+    preferred: &dyn Fn(Iter) -> bool,
+) -> (Vec<Iter>, bool) {
+    let sparse =
+        |c: &[Iter]| -> Vec<Iter> { c.iter().copied().filter(|&i| !info.has_locate(i)).collect() };
+    match region {
+        Region::Arg(n) => (co.get(*n).cloned().unwrap_or_default(), true),
+        Region::Not(a) => (over_region(a, co, info, preferred).0, false),
+        Region::Or(a, b) => {
+            let (mut ca, da) = over_region(a, co, info, preferred);
+            let (cb, db) = over_region(b, co, info, preferred);
+            ca.extend(cb);
+            (ca, da && db)
         }
         // Either side may be the one co-iterated; the other is located where it can be (the
         // universe always can: a constant side lets the other drive). Choose the side that
         // leaves fewer full levels to co-iterate: in `(b + D) * x` that is `x`, so `b` and `x`
-        // are merged and `D` is located, rather than walking all of `D`.
-        Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => {
-            let (cl, cr) = (recurse(l), recurse(r));
-            let sparse = |c: &[Iter]| -> Vec<Iter> {
-                c.iter().copied().filter(|&i| !info.has_locate(i)).collect()
-            };
+        // are merged and `D` is located, rather than walking all of `D`. A complement never
+        // drives.
+        Region::And(a, b) => {
+            let (cl, dl) = over_region(a, co, info, preferred);
+            let (cr, dr) = over_region(b, co, info, preferred);
             let left = [cl.clone(), sparse(&cr)].concat();
             let right = [sparse(&cl), cr].concat();
             let cost = |c: &[Iter]| {
@@ -247,16 +437,18 @@ fn coiterated_within(
                     c.len(),
                 )
             };
-            if cost(&right) < cost(&left) {
-                right
+            let take_right = match (dl, dr) {
+                (true, false) => false,
+                (false, true) => true,
+                _ => cost(&right) < cost(&left),
+            };
+            if take_right {
+                (right, dr)
             } else {
-                left
+                (left, dl)
             }
         }
-    };
-    out.sort_unstable();
-    out.dedup();
-    out
+    }
 }
 
 /// How the loops over a lattice merge: whether they count coordinates, each point's position
@@ -281,17 +473,17 @@ pub struct Strategy {
 
 impl Strategy {
     /// The strategy of `lattice` under the levels of `info`.
-    pub fn of(lattice: &MergeLattice, info: &impl LevelInfo) -> Strategy {
+    pub fn of(lattice: &MergeLattice, kernel: &Kernel, info: &impl LevelInfo) -> Strategy {
         let top = lattice
             .points
             .first()
-            .map(|p| coiterated(&p.expr, info))
+            .map(|p| coiterated(&p.expr, kernel, info))
             .unwrap_or_default();
         let preferred = |i: Iter| top.contains(&i);
         let coiterated: Vec<Vec<Iter>> = lattice
             .points
             .iter()
-            .map(|p| coiterated_within(&p.expr, info, &preferred))
+            .map(|p| coiterated_within(&p.expr, kernel, info, &preferred))
             .collect();
         // Per point: whether its loop counts coordinates.
         let counts: Vec<bool> = lattice
@@ -321,7 +513,9 @@ impl Strategy {
                     .collect()
             })
             .collect();
-        let exhausts = counts.iter().zip(&drivers).any(|(&c, d)| c && d.is_empty());
+        // Omitted coordinates are visited but not written.
+        let exhausts =
+            !lattice.omits() && counts.iter().zip(&drivers).any(|(&c, d)| c && d.is_empty());
         Strategy {
             counting,
             exhausts,

@@ -7,6 +7,7 @@
 //!        --emission--> Rust tokens calling the runtime's level functions
 //! ```
 
+pub mod algebra;
 pub mod check;
 pub mod conversion;
 pub mod diagnostic;
@@ -129,13 +130,35 @@ pub fn expand(input: TokenStream) -> TokenStream {
         );
         return error.to_compile_error();
     }
-    items
+    // Functions declared for index notation first: every kernel of the block can call them.
+    let (declarations, kernels): (Vec<RawKernel>, Vec<RawKernel>) = items
         .into_iter()
-        .map(|item| match item.parse() {
-            Ok(item) => compile_fn(&item),
+        .partition(|item| algebra::is_declaration(&item.attrs));
+    let mut out = TokenStream::new();
+    let mut functions = Vec::new();
+    for item in declarations {
+        match item.parse() {
+            Ok(item) => {
+                let mut diags = Diagnostics::default();
+                let (function, tokens) = algebra::declare(&item, &mut diags);
+                out.extend(tokens);
+                match diags.into_error() {
+                    Some(e) => out.extend(e.to_compile_error()),
+                    None => functions.extend(function),
+                }
+            }
+            Err(failed) => {
+                out.extend(failed.1.to_compile_error());
+            }
+        }
+    }
+    for item in kernels {
+        out.extend(match item.parse() {
+            Ok(item) => compile_fn(&item, &functions),
             Err(failed) => stub(&failed.0, failed.1),
-        })
-        .collect()
+        });
+    }
+    out
 }
 
 /// Everything the compiler knows about one kernel, for tests and tools.
@@ -180,13 +203,21 @@ fn kernel_id(item: &syn::ItemFn) -> u64 {
 
 /// Runs the pipeline on one function, collecting diagnostics.
 pub fn compile(item: &syn::ItemFn) -> Result<Compiled, syn::Error> {
+    compile_with(item, &[])
+}
+
+/// [`compile`] for a kernel of a block that declares `functions` (`#[function(..)]`).
+pub fn compile_with(
+    item: &syn::ItemFn,
+    functions: &[algebra::Function],
+) -> Result<Compiled, syn::Error> {
     let id = kernel_id(item);
     let (item, schedule_attrs) = schedule::split(item);
     let item = &item;
     let mut diags = Diagnostics::default();
     let result = (|| {
         let schedule = schedule::read(&schedule_attrs, &mut diags);
-        let mut kernel = check::check(item, &mut diags)?;
+        let mut kernel = check::check(item, functions, &mut diags)?;
         if let Some((order, _)) = &schedule.order {
             kernel.forced_order = schedule::resolve_order(&kernel, order, &mut diags)?;
         }
@@ -363,6 +394,7 @@ fn nests_unexplained(
 /// errors of all of them together.
 pub fn compile_sequence(
     item: &syn::ItemFn,
+    functions: &[algebra::Function],
 ) -> Result<(sequence::Sequence, Vec<Compiled>), syn::Error> {
     let sequence = sequence::read(item)?;
     let mut compiled = Vec::new();
@@ -370,7 +402,7 @@ pub fn compile_sequence(
     // Every step checks the kernel's signature: its errors are reported once.
     let mut seen = std::collections::HashSet::new();
     for step in &sequence.steps {
-        match compile(&step.item) {
+        match compile_with(&step.item, functions) {
             Ok(c) => compiled.push(c),
             Err(e) => e
                 .into_iter()
@@ -384,15 +416,15 @@ pub fn compile_sequence(
     }
 }
 
-fn compile_fn(item: &syn::ItemFn) -> TokenStream {
+fn compile_fn(item: &syn::ItemFn, functions: &[algebra::Function]) -> TokenStream {
     let (plain, _) = schedule::split(item);
     if sequence::is_sequence(item) {
-        return match compile_sequence(item) {
+        return match compile_sequence(item, functions) {
             Ok((sequence, compiled)) => sequence::emit(&plain, &sequence, &compiled),
             Err(e) => stub(&plain, e),
         };
     }
-    match compile(item) {
+    match compile_with(item, functions) {
         Ok(c) => match &c.compute {
             None => emit::kernel_fn(&plain, &c.kernel, &c.body, &c.names),
             Some(v) => {

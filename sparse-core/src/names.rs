@@ -135,3 +135,9 @@ fn sanitize(name: String) -> String {
         format!("{name}_")
     }
 }
+
+/// `a, b, c`: identifiers as written, for diagnostics.
+pub fn join(idents: &[proc_macro2::Ident]) -> String {
+    let names: Vec<String> = idents.iter().map(|i| i.to_string()).collect();
+    names.join(", ")
+}

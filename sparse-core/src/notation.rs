@@ -1,6 +1,7 @@
 //! Tensor index notation after checking (taco, section 3): tensors bound to formats, index
 //! variables, and an expression tree in which every reduction is an explicit `Sum`.
 
+use crate::algebra::{Constant, FuncId, Function};
 use crate::format::Format;
 use proc_macro2::Ident;
 
@@ -22,6 +23,9 @@ pub struct TensorParam {
     pub format: Format,
     /// The parameter's type behind its reference, as written (`Csr<f64>`).
     pub written_type: syn::Type,
+    /// The value of every component the tensor does not store, as declared by `#[fill(..)]`
+    /// (zero when not declared); checked on entry for a sparse operand.
+    pub fill: Constant,
 }
 
 /// A plain scalar parameter (`alpha: f64`).
@@ -97,6 +101,14 @@ pub enum Expr {
     /// Summation over the listed variables (Einstein convention made explicit: each reduction
     /// variable is summed over the smallest subexpression that holds all its uses).
     Sum(Vec<VarId>, Box<Expr>),
+    /// A function of [`Kernel::functions`] applied to its arguments (`max(a(i), b(i))`).
+    Call(FuncId, Vec<Expr>),
+    /// A reduction by a function other than `+` over the listed variables (`min[j](e)`): a
+    /// fold of the body's values from the function's identity.
+    Reduce(FuncId, Vec<VarId>, Box<Expr>),
+    /// A constant the compiler put there: the fill value of an operand that is absent at a
+    /// lattice point (Henry et al. 2021, section 6.1).
+    Const(Constant),
 }
 
 impl Expr {
@@ -105,16 +117,21 @@ impl Expr {
         Expr::Binary(op, Box::new(l), Box::new(r))
     }
 
+    /// The direct subexpressions, left to right.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) | Expr::Const(_) => Vec::new(),
+            Expr::Neg(e) | Expr::Sum(_, e) | Expr::Reduce(_, _, e) => vec![e],
+            Expr::Binary(_, l, r) => vec![l, r],
+            Expr::Call(_, args) => args.iter().collect(),
+        }
+    }
+
     /// Every access id in the expression, left to right.
     pub fn accesses(&self, out: &mut Vec<AccessId>) {
         match self {
             Expr::Access(a) => out.push(*a),
-            Expr::Scalar(_) | Expr::Literal(_) => {}
-            Expr::Neg(e) | Expr::Sum(_, e) => e.accesses(out),
-            Expr::Binary(_, l, r) => {
-                l.accesses(out);
-                r.accesses(out);
-            }
+            other => other.children().into_iter().for_each(|c| c.accesses(out)),
         }
     }
 
@@ -123,7 +140,9 @@ impl Expr {
     pub fn factor_uses(&self, v: VarId, accesses: &[Access]) -> bool {
         match self {
             Expr::Access(a) => accesses[*a].vars.contains(&v),
-            Expr::Scalar(_) | Expr::Literal(_) => false,
+            Expr::Scalar(_) | Expr::Literal(_) | Expr::Const(_) => false,
+            // A function is not linear in its arguments: none of them is a factor.
+            Expr::Call(..) | Expr::Reduce(..) => false,
             Expr::Neg(e) | Expr::Sum(_, e) => e.factor_uses(v, accesses),
             Expr::Binary(BinOp::Mul, l, r) => {
                 l.factor_uses(v, accesses) || r.factor_uses(v, accesses)
@@ -189,6 +208,8 @@ pub struct Kernel {
     /// Inputs converted on entry into a temporary of another mode order
     /// (`crate::conversion`): their [`TensorParam::format`] is the temporary's.
     pub conversions: Vec<crate::conversion::Conversion>,
+    /// The functions the statement calls or reduces by (`Expr::Call`, `Expr::Reduce`).
+    pub functions: Vec<Function>,
 }
 
 impl Kernel {

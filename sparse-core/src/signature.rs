@@ -48,6 +48,10 @@ pub struct Param {
     pub ty: Type,
     /// The type behind the reference, as written.
     pub inner: Type,
+    /// The fill value `#[fill(..)]` declares (zero without one).
+    pub fill: crate::algebra::Constant,
+    /// The `#[fill(..)]` attribute, if the parameter has one (for diagnostics).
+    pub fill_attr: Option<syn::Attribute>,
 }
 
 /// Scalar types a kernel computes with.
@@ -150,14 +154,16 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<(Param, bool)> {
         );
         return None;
     };
-    if let Some(attr) = pat_type.attrs.first() {
-        diags.error_help(
-            attr.span(),
-            "attributes on kernel parameters are not supported",
-            "remove the attribute",
+    if let Some(attr) = pat_type.attrs.iter().find(|a| !a.path().is_ident("fill")) {
+        diags.error_spanned(
+            attr,
+            "unknown attribute on a kernel parameter",
+            "the one attribute a parameter takes is `#[fill(c)]`, its fill value",
         );
         return None;
     }
+    let fill = crate::algebra::read_fill(&pat_type.attrs, diags);
+    let fill_attr = pat_type.attrs.last().cloned();
     let (passing, inner) = match ungroup(&pat_type.ty) {
         Type::Reference(r) if r.mutability.is_some() => (Passing::Mutable, ungroup(&r.elem)),
         Type::Reference(r) => (Passing::Shared, ungroup(&r.elem)),
@@ -178,6 +184,8 @@ fn read_param(arg: &FnArg, diags: &mut Diagnostics) -> Option<(Param, bool)> {
         type_span,
         ty: (*pat_type.ty).clone(),
         inner: inner.clone(),
+        fill,
+        fill_attr,
     };
     Some((param, other))
 }

@@ -91,7 +91,7 @@ fn lattice(src: &str, full: &[AccessId]) -> Vec<Vec<AccessId>> {
     let info = Levels {
         full: full.to_vec(),
     };
-    let lattice = MergeLattice::build(&c.kernel.rhs, &info);
+    let lattice = MergeLattice::build(&c.kernel.rhs, &c.kernel, &info);
     lattice
         .points
         .iter()

@@ -246,3 +246,52 @@ fn spmv_over_slices() {
         "pub fn spmv(y: &mut [f64], a: &Csr<f64>, x: &[f64]) { y(i) = a(i, j) * x(j) }"
     ));
 }
+
+/// Henry et al. 2021, Figure 6: where one side is not stored, the per-case body runs instead
+/// of the function.
+#[test]
+fn gcd_with_per_case_bodies() {
+    insta::assert_snapshot!(generated(
+        "#[function(commutative, associative, identity = 0)]
+        #[case(gcd(x, 0) => x.abs())]
+        #[case(gcd(0, y) => y.abs())]
+        fn gcd(a: i64, b: i64) -> i64 {
+            let (mut a, mut b) = (a.abs(), b.abs());
+            while b != 0 {
+                let t = a % b;
+                a = b;
+                b = t;
+            }
+            a
+        }
+        pub fn gcd_vec(c: &mut SparseVec<i64>, a: &SparseVec<i64>, b: &SparseVec<i64>) {
+            c(i) = gcd(a(i), b(i))
+        }"
+    ));
+}
+
+/// GraphBLAS `mxv` with a complemented mask: where `m` is stored the row is skipped (an
+/// omitter point), never computed and discarded.
+#[test]
+fn complemented_mask_mxv() {
+    insta::assert_snapshot!(generated(
+        "#[function(iterate(x & !m))]
+        fn unless(x: f64, m: f64) -> f64 { if m != 0.0 { 0.0 } else { x } }
+        pub fn masked_mxv(y: &mut SparseVec<f64>, a: &Csr<f64>, x: &Dense1<f64>, m: &SparseVec<f64>) {
+            y(i) = unless(a(i, j) * x(j), m(i))
+        }"
+    ));
+}
+
+/// Tropical min-plus `mxv`: infinity annihilates `plus`, so only stored entries are
+/// visited, folded by `min` from its identity.
+#[test]
+fn min_plus_mxv() {
+    insta::assert_snapshot!(generated(
+        "#[function(commutative, associative, identity = 0, annihilator = inf)]
+        fn plus(a: f64, b: f64) -> f64 { a + b }
+        pub fn relax(y: &mut Dense1<f64>, #[fill(inf)] a: &Csr<f64>, x: &Dense1<f64>) {
+            y(i) = min[j](plus(a(i, j), x(j)))
+        }"
+    ));
+}

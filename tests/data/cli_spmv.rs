@@ -64,6 +64,14 @@ fn spmv(
             ),
         );
     }
+    {
+        let declared: f64 = <f64 as ::sparse_runtime::__private::num_traits::Zero>::zero();
+        if a.fill() != declared {
+            return ::core::result::Result::Err(
+                ::sparse_runtime::__private::fill_mismatch("a", declared, a.fill()),
+            );
+        }
+    }
     let dim_i = y.shape()[0usize];
     unsafe {
         let y_vals = y.vals_mut();

@@ -38,7 +38,7 @@ pub fn compile(k: &Kernel) -> Compiled {
     let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
     let result = catch_unwind(AssertUnwindSafe(|| {
         if k.is_sequence() {
-            match sparse_core::compile_sequence(&item) {
+            match sparse_core::compile_sequence(&item, &[]) {
                 Ok((_, steps)) => Ok(steps.iter().map(placement).collect()),
                 Err(e) => Err(messages(e)),
             }

@@ -161,10 +161,20 @@ impl Lowerer<'_> {
         let mut first: Vec<Stmt> = appends.collect();
         // Checked (the block's size is bounded by no validated tensor: an empty output has no
         // blocks), so every position located in the block below is within `vals`.
-        first.push(Stmt::Expr(try_(IrExpr::Runtime(
-            "append_zero_block",
-            vec![self.vals(a), var(Local::BlockLen(a))],
-        ))));
+        // The block's components no value is computed for are the statement's fill.
+        let fill = crate::algebra::fill_of(self.kernel, &self.kernel.rhs)
+            .filter(|f| !matches!(f, crate::notation::Expr::Const(c) if c.is_zero()))
+            .and_then(|f| super::constant_expr(self.kernel, &f));
+        first.push(Stmt::Expr(try_(match fill {
+            None => IrExpr::Runtime(
+                "append_zero_block",
+                vec![self.vals(a), var(Local::BlockLen(a))],
+            ),
+            Some(fill) => IrExpr::Runtime(
+                "append_fill_block",
+                vec![self.vals(a), var(Local::BlockLen(a)), fill],
+            ),
+        })));
         first.push(Stmt::Assign(open.clone(), Assign::Set, IrExpr::Bool(true)));
         let closed = bin(Op::Eq, open, IrExpr::Bool(false));
         // The tuple's position, then the value's position in its block.

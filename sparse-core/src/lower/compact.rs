@@ -11,7 +11,7 @@ use super::{disjoin, open_sum, Lowerer, Pos, Scope, Target};
 use crate::format::LevelFn;
 use crate::ir::{and, bin, select, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::lattice::{Iter, LevelInfo, MergeLattice};
-use crate::notation::{AccessId, BinOp, Expr, VarId};
+use crate::notation::{AccessId, Expr, VarId};
 
 /// The most iterators a loop merges with a lattice; more merge compactly. A lattice over `n`
 /// iterators has up to `2^n - 1` points and its loops and cases grow like `3^n`.
@@ -44,7 +44,7 @@ impl Lowerer<'_> {
         if iterators > MAX_LATTICE_ITERATORS || accesses.iter().any(|&a| scope.is_dynamic(a)) {
             return None;
         }
-        let lattice = MergeLattice::build(expr, &info);
+        let lattice = MergeLattice::build(expr, self.kernel, &info);
         (scope.copies.saturating_mul(lattice.cases()) <= MAX_CASE_COPIES).then_some(lattice)
     }
 
@@ -184,9 +184,20 @@ impl Lowerer<'_> {
                 None => true,
             },
             Expr::Scalar(_) | Expr::Literal(_) => true,
-            Expr::Neg(e) | Expr::Sum(_, e) => present(e),
-            Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => present(l) || present(r),
-            Expr::Binary(BinOp::Mul | BinOp::Div, l, r) => present(l) && present(r),
+            Expr::Const(_) => false,
+            Expr::Neg(e) => present(e),
+            // A reduction whose body's fill is not its identity covers every coordinate.
+            Expr::Sum(_, e) | Expr::Reduce(_, _, e) => {
+                present(e) || crate::algebra::fill_of(self.kernel, expr).is_none()
+            }
+            Expr::Binary(..) | Expr::Call(..) => {
+                let args = expr.children();
+                let Some(region) = crate::algebra::region_of(self.kernel, expr) else {
+                    return true;
+                };
+                let flags: Vec<bool> = args.iter().map(|a| present(a)).collect();
+                region.holds(&flags)
+            }
         }
     }
 }

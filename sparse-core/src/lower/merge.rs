@@ -18,7 +18,7 @@ impl Lowerer<'_> {
         target: Target,
         loop_vars: &[VarId],
     ) -> (Vec<Stmt>, bool) {
-        let strategy = Strategy::of(lattice, &self.info(scope, v));
+        let strategy = Strategy::of(lattice, self.kernel, &self.info(scope, v));
         let mut scope = scope.clone();
         scope.copies = scope.copies.saturating_mul(lattice.cases());
         let loops = self.merge_loops(&scope, v, lattice, &strategy, target, loop_vars);
@@ -514,6 +514,10 @@ impl Lowerer<'_> {
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
+        // Where an omitter point's iterators are, the value is the fill: nothing to write.
+        if point.omit {
+            return Vec::new();
+        }
         let mut accesses = Vec::new();
         point.expr.accesses(&mut accesses);
         let mut body = self.block_reset(v, target);
@@ -560,7 +564,17 @@ fn linearity(e: &Expr, a: AccessId) -> Linearity {
     use Linearity::{Constant, Linear, Other};
     match e {
         Expr::Access(b) if *b == a => Linear,
-        Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) => Constant,
+        Expr::Access(_) | Expr::Scalar(_) | Expr::Literal(_) | Expr::Const(_) => Constant,
+        // A function is linear in none of its arguments, a reduction by one in nothing.
+        Expr::Call(..) | Expr::Reduce(..) => {
+            let mut ids = Vec::new();
+            e.accesses(&mut ids);
+            if ids.contains(&a) {
+                Other
+            } else {
+                Constant
+            }
+        }
         Expr::Neg(x) | Expr::Sum(_, x) => linearity(x, a),
         Expr::Binary(op, l, r) => match (op, linearity(l, a), linearity(r, a)) {
             (_, Constant, Constant) => Constant,

@@ -29,7 +29,7 @@ use crate::ir::{Stmt, ValueConst};
 use crate::iteration_graph::root_sum_vars;
 use crate::lattice::{Iter, LevelInfo};
 use crate::level::Arg;
-use crate::notation::{AccessId, AssignOp, BinOp, Expr, Kernel, Output, VarId};
+use crate::notation::{AccessId, AssignOp, Expr, Kernel, Output, VarId};
 use crate::workspace::Workspace;
 
 /// Position of a resolved level of an access.
@@ -75,8 +75,16 @@ impl Scope {
 enum Target {
     /// The kernel's output.
     Output,
-    /// A scalar temporary accumulating an inner sum, and whether its presence flag is kept.
-    Temp { id: usize, some: bool },
+    /// A scalar temporary accumulating an inner reduction (a sum, or a fold by `monoid`),
+    /// and whether its presence flag is kept.
+    Temp {
+        id: usize,
+        some: bool,
+        monoid: Option<crate::algebra::FuncId>,
+        /// The reduction covers its dimension (its body's fill is not its identity): every
+        /// coordinate the loops visit is folded, operands present or not.
+        covers: bool,
+    },
     /// The kernel's workspace, below the outer loops of its output (`crate::workspace`).
     Workspace,
 }
@@ -195,8 +203,15 @@ impl<'k> Lowerer<'k> {
         }
         body.extend(self.assembly_finalize());
         if let Some(a) = self.dense_output().filter(|_| self.needs_zero_fill()) {
-            let zero = IrExpr::Value(ValueConst::Zero);
-            body.insert(0, Stmt::Expr(call(self.vals(a), "fill", vec![zero])));
+            // What the loops do not write is the right side's fill value (zero when it
+            // accumulates across a root sum, which then covers every coordinate).
+            let fill = match crate::algebra::fill_of(k, &k.rhs) {
+                Some(f) if self.opened.is_empty() => {
+                    constant_expr(k, &f).unwrap_or(IrExpr::Value(ValueConst::Zero))
+                }
+                _ => IrExpr::Value(ValueConst::Zero),
+            };
+            body.insert(0, Stmt::Expr(call(self.vals(a), "fill", vec![fill])));
         }
         let scratches = self
             .scratches
@@ -325,6 +340,12 @@ impl<'k> Lowerer<'k> {
         self.kernel.format_of(a)
     }
 
+    /// A root sum iterated outside the output's loops (the output accumulates across it)
+    /// whose body's fill is not zero: every coordinate it visits adds to the output.
+    fn root_covers(&self) -> bool {
+        !self.opened.is_empty() && crate::algebra::fill_of(self.kernel, &self.kernel.rhs).is_none()
+    }
+
     fn sparse_output(&self) -> Option<AccessId> {
         self.kernel
             .output_access()
@@ -415,8 +436,19 @@ impl<'k> Lowerer<'k> {
         };
         let (value, present) = self.value(scope, &expr, need_presence, &mut stmts);
         let write = match target {
-            Target::Temp { id, some } => {
-                let mut w = vec![Stmt::Assign(var(Local::Temp(id)), Assign::Add, value)];
+            Target::Temp {
+                id, some, monoid, ..
+            } => {
+                let temp = var(Local::Temp(id));
+                let fold = match monoid {
+                    None => Stmt::Assign(temp, Assign::Add, value),
+                    Some(f) => Stmt::Assign(
+                        temp.clone(),
+                        Assign::Set,
+                        apply(self.kernel, f, &[], vec![temp, value]),
+                    ),
+                };
+                let mut w = vec![fold];
                 if some {
                     let flag = var(Local::TempSome(id));
                     w.push(Stmt::Assign(flag, Assign::Set, IrExpr::Bool(true)));
@@ -429,7 +461,13 @@ impl<'k> Lowerer<'k> {
         // A dense or scalar output is written everywhere the loops go (zero where nothing is
         // present); a temporary, a workspace or a sparse output only where the iteration space
         // has a point.
-        let gated = !matches!(target, Target::Output) || self.sparse_output().is_some();
+        // A reduction that covers its dimension folds every coordinate, present or not.
+        let covers = match target {
+            Target::Temp { covers, .. } => covers,
+            Target::Output | Target::Workspace => self.root_covers(),
+        };
+        let gated =
+            !covers && (!matches!(target, Target::Output) || self.sparse_output().is_some());
         match present {
             IrExpr::Bool(true) => stmts.extend(write),
             IrExpr::Bool(false) if gated => {}
@@ -495,10 +533,12 @@ impl<'k> Lowerer<'k> {
                 Some(Pos::One(p)) if scope.pos[*a].len() == self.format(*a).order() => {
                     let read = index(self.vals(*a), p.clone());
                     let present = scope.present[*a].clone();
-                    // A position is only valid where its access is present.
+                    // A position is only valid where its access is present; elsewhere the
+                    // value is the tensor's fill.
+                    let fill = &self.kernel.tensors[self.kernel.accesses[*a].tensor].fill;
                     let value = match &present {
                         IrExpr::Bool(true) => read,
-                        flag => select(flag.clone(), read, zero()),
+                        flag => select(flag.clone(), read, constant(fill)),
                     };
                     (value, present)
                 }
@@ -519,23 +559,48 @@ impl<'k> Lowerer<'k> {
                 let (v, p) = self.value(scope, e, need_presence, stmts);
                 (IrExpr::Neg(Box::new(v)), p)
             }
-            Expr::Binary(op, l, r) => self.binary(scope, *op, l, r, need_presence, stmts),
-            Expr::Sum(vars, body) if vars.iter().all(|&v| scope.bound[v]) => {
+            Expr::Const(c) => (constant(c), IrExpr::Bool(false)),
+            Expr::Binary(..) | Expr::Call(..) => self.applied(scope, expr, need_presence, stmts),
+            Expr::Sum(vars, body) | Expr::Reduce(_, vars, body)
+                if vars.iter().all(|&v| scope.bound[v]) =>
+            {
                 self.value(scope, body, need_presence, stmts)
             }
-            Expr::Sum(vars, _) => {
+            Expr::Sum(vars, _) | Expr::Reduce(_, vars, _) => {
                 let id = self.temps;
                 self.temps += 1;
-                stmts.push(Stmt::Let(Local::Temp(id), true, zero()));
-                if need_presence {
+                // A fold starts from its identity (`0` for a sum).
+                let (init, monoid) = match expr {
+                    Expr::Reduce(f, ..) => {
+                        let identity = self.kernel.functions[*f].common_identity().cloned();
+                        match identity {
+                            Some(i) => (constant(&i), Some(*f)),
+                            None => {
+                                self.fail("a reduction by a function without an identity");
+                                (zero(), Some(*f))
+                            }
+                        }
+                    }
+                    _ => (zero(), None),
+                };
+                // Where the body's fill is not the reduction's identity, every coordinate
+                // takes part. A sum is then present wherever its dimension has a coordinate
+                // (over none it is 0, the value of what is not stored); a fold by a function
+                // everywhere, since over an empty dimension it is its identity.
+                let covers = crate::algebra::fill_of(self.kernel, expr).is_none();
+                let some = need_presence && !(covers && matches!(expr, Expr::Reduce(..)));
+                stmts.push(Stmt::Let(Local::Temp(id), true, init));
+                if some {
                     stmts.push(Stmt::Let(Local::TempSome(id), true, IrExpr::Bool(false)));
                 }
                 let target = Target::Temp {
                     id,
-                    some: need_presence,
+                    some,
+                    monoid,
+                    covers,
                 };
                 stmts.extend(self.lower_loops(scope, expr.clone(), target, vars));
-                let present = if need_presence {
+                let present = if some {
                     var(Local::TempSome(id))
                 } else {
                     IrExpr::Bool(true)
@@ -545,40 +610,66 @@ impl<'k> Lowerer<'k> {
         }
     }
 
-    /// `l op r`. A union is present where either side is (an absent side's value is zero); an
-    /// intersection where both are, and under a compact merge its value is computed only
-    /// there, so implicit zeros annihilate as in a lattice case.
-    fn binary(
+    /// An operator or a call over its arguments' values. It is present where its region
+    /// (`crate::algebra::region_of`: a union, an intersection, a declared formula) holds over
+    /// its arguments' presence; an absent argument's value is its fill. Under a compact merge
+    /// the value is computed everywhere the loop goes, so outside the region it is replaced
+    /// by the node's fill, as a lattice case would omit it (`0 * x` is `0` even for an
+    /// infinite `x`).
+    fn applied(
         &mut self,
         scope: &Scope,
-        op: BinOp,
-        l: &Expr,
-        r: &Expr,
+        expr: &Expr,
         need_presence: bool,
         stmts: &mut Vec<Stmt>,
     ) -> (IrExpr, IrExpr) {
-        let intersects = matches!(op, BinOp::Mul | BinOp::Div);
-        let dynamic = intersects && scope.compact;
+        let k = self.kernel;
+        let args = expr.children();
+        let region = crate::algebra::region_of(k, expr);
+        // Outside a union the value is its arguments' fills' value, the node's fill: only
+        // a narrower region needs the value replaced where it does not hold.
+        let union = region == crate::algebra::Region::any(&(0..args.len()).collect::<Vec<_>>());
+        let dynamic = scope.compact && !union;
         let need = need_presence || dynamic;
-        let (lv, lp) = self.value(scope, l, need, stmts);
-        let (rv, rp) = self.value(scope, r, need, stmts);
-        let ir_op = match op {
-            BinOp::Add => Op::Add,
-            BinOp::Sub => Op::Sub,
-            BinOp::Mul => Op::Mul,
-            BinOp::Div => Op::Div,
-        };
-        let value = bin(ir_op, lv, rv);
-        if !intersects {
-            return (value, self.flag(or(lp, rp), stmts));
+        let mut values = Vec::new();
+        let mut presences = Vec::new();
+        for arg in &args {
+            let (v, p) = self.value(scope, arg, need, stmts);
+            values.push(v);
+            presences.push(p);
         }
-        let present = self.flag(and(lp, rp), stmts);
-        match &present {
-            IrExpr::Bool(true) => (value, present),
-            flag if dynamic => (
-                select(flag.clone(), value, IrExpr::Value(ValueConst::Zero)),
-                present,
+        let value = match expr {
+            Expr::Binary(op, ..) => {
+                let ir_op = Op::from(*op);
+                let mut values = values.into_iter();
+                match (values.next(), values.next()) {
+                    (Some(l), Some(r)) => bin(ir_op, l, r),
+                    _ => IrExpr::Value(ValueConst::Zero),
+                }
+            }
+            Expr::Call(f, args) => apply(k, *f, args, values),
+            _ => IrExpr::Value(ValueConst::Zero),
+        };
+        let present = match &region {
+            Some(r) => r.fold(
+                &mut |n| presences.get(n).cloned().unwrap_or(IrExpr::Bool(false)),
+                &and,
+                &or,
+                &|p| match p {
+                    IrExpr::Bool(b) => IrExpr::Bool(!b),
+                    p => IrExpr::Not(Box::new(p)),
+                },
             ),
+            None => IrExpr::Bool(true),
+        };
+        let present = self.flag(present, stmts);
+        let fill = crate::algebra::fill_of(k, expr);
+        match (&present, fill) {
+            (IrExpr::Bool(true), _) | (_, None) => (value, present),
+            (flag, Some(fill)) if dynamic => match constant_expr(k, &fill) {
+                Some(fill) => (select(flag.clone(), value, fill), present),
+                None => (value, present),
+            },
             _ => (value, present),
         }
     }
@@ -594,6 +685,80 @@ impl<'k> Lowerer<'k> {
         stmts.push(Stmt::Let(local, false, present));
         var(local)
     }
+}
+
+/// The call of function `f` over `values` (the IR of the notation's `args`): a per-case
+/// body where one matches the arguments that are fill constants (empty `args` matches
+/// none), else the function.
+pub(crate) fn apply(
+    kernel: &Kernel,
+    f: crate::algebra::FuncId,
+    args: &[Expr],
+    values: Vec<IrExpr>,
+) -> IrExpr {
+    use crate::algebra::CaseArg;
+    let function = &kernel.functions[f];
+    let matches = |case: &crate::algebra::Case| {
+        args.len() == case.args.len()
+            && case
+                .args
+                .iter()
+                .zip(args)
+                .all(|(pattern, arg)| match (pattern, arg) {
+                    (CaseArg::Bind(_), _) => true,
+                    (CaseArg::Const(c), Expr::Const(d)) => c.same(d),
+                    (CaseArg::Const(_), _) => false,
+                })
+    };
+    if let Some((n, case)) = function.cases.iter().enumerate().find(|(_, c)| matches(c)) {
+        let bound: Vec<IrExpr> = case
+            .args
+            .iter()
+            .zip(values)
+            .filter(|(p, _)| matches!(p, CaseArg::Bind(_)))
+            .map(|(_, v)| v)
+            .collect();
+        return IrExpr::Apply(crate::ir::Callee::Case(f, n), bound);
+    }
+    IrExpr::Apply(crate::ir::Callee::Function(f), values)
+}
+
+/// A constant of the value type.
+pub(crate) fn constant(c: &crate::algebra::Constant) -> IrExpr {
+    use crate::algebra::Constant;
+    match c {
+        c if c.is_zero() => IrExpr::Value(ValueConst::Zero),
+        Constant::Number { lit, negative, .. } => {
+            let v = IrExpr::Value(ValueConst::Literal(lit.clone()));
+            if *negative {
+                IrExpr::Neg(Box::new(v))
+            } else {
+                v
+            }
+        }
+        Constant::Infinity { negative } => IrExpr::Value(ValueConst::Infinity(*negative)),
+    }
+}
+
+/// A constant expression (a fill value derived by `crate::algebra::fill_of`), or `None`
+/// if it is not one.
+pub(crate) fn constant_expr(kernel: &Kernel, e: &Expr) -> Option<IrExpr> {
+    Some(match e {
+        Expr::Const(c) => constant(c),
+        Expr::Neg(x) => IrExpr::Neg(Box::new(constant_expr(kernel, x)?)),
+        Expr::Binary(op, l, r) => {
+            let op = Op::from(*op);
+            bin(op, constant_expr(kernel, l)?, constant_expr(kernel, r)?)
+        }
+        Expr::Call(f, args) => {
+            let values = args
+                .iter()
+                .map(|a| constant_expr(kernel, a))
+                .collect::<Option<_>>()?;
+            apply(kernel, *f, args, values)
+        }
+        _ => return None,
+    })
 }
 
 /// Removes `v` from a sum at the root of `expr`: the enclosing loop now iterates it.

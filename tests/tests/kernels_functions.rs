@@ -1,0 +1,721 @@
+//! Sparse array programming (Henry et al. 2021) against a dense reference that applies each
+//! function to every component, fill values included: functions with declared properties and
+//! per-case bodies, fill values other than zero, reductions by monoids, semirings and masks.
+//!
+//! The reference sees every operand as a dense array whose unstored components are the
+//! operand's fill value; a sparse output is compared the same way, through its own fill.
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+/// Every component of `t`, the unstored ones at its fill value.
+fn logical<V: Value, L: Levels, O: ModeOrder>(t: &Tensor<V, L, O>) -> DenseT<V> {
+    let mut d = DenseT {
+        shape: t.shape().to_vec(),
+        data: vec![t.fill(); t.shape().iter().product()],
+    };
+    for (c, v) in t.entries() {
+        d.set(&c, v);
+    }
+    d
+}
+
+/// The reference of an element-wise `f(a, b)`.
+fn map2<V: Value>(a: &DenseT<V>, b: &DenseT<V>, f: impl Fn(V, V) -> V) -> DenseT<V> {
+    let mut out = DenseT {
+        shape: a.shape.clone(),
+        data: a.data.clone(),
+    };
+    for (o, (&x, &y)) in out.data.iter_mut().zip(a.data.iter().zip(&b.data)) {
+        *o = f(x, y);
+    }
+    out
+}
+
+/// Random small integers, some zero-valued entries stored explicitly.
+fn int_entries(shape: &[usize], density: f64, seed: u64) -> Entries<i64> {
+    let mut rng = Rng::new(seed ^ 0x1b7);
+    coordinates(shape)
+        .into_iter()
+        .filter_map(|c| {
+            if !rng.chance(density) {
+                return None;
+            }
+            Some((c, rng.below(13) as i64 - 6))
+        })
+        .collect()
+}
+
+/// Random floats in `[-4, 4)`.
+fn float_entries(shape: &[usize], density: f64, seed: u64) -> Entries<f64> {
+    let mut rng = Rng::new(seed ^ 0xf10a7);
+    coordinates(shape)
+        .into_iter()
+        .filter_map(|c| {
+            if !rng.chance(density) {
+                return None;
+            }
+            Some((c, (rng.unit() * 8.0 - 4.0 * 1.0).round() / 2.0))
+        })
+        .collect()
+}
+
+fn build_filled<V: Value, L: Levels, O: ModeOrder>(
+    shape: &[usize],
+    entries: &[(Vec<usize>, V)],
+    fill: V,
+) -> Tensor<V, L, O> {
+    build::<V, L, O>(shape, entries).with_fill(fill)
+}
+
+fn assert_same<V: Value + PartialEq>(
+    got: &DenseT<V>,
+    want: &DenseT<V>,
+    case: impl std::fmt::Debug,
+) {
+    assert_eq!(got.shape, want.shape, "shape of {case:?}");
+    for (n, (g, w)) in got.data.iter().zip(&want.data).enumerate() {
+        assert!(
+            g == w || (format!("{g:?}") == "NaN" && format!("{w:?}") == "NaN"),
+            "component {n} of {case:?}: got {g:?}, want {w:?}\ngot  {:?}\nwant {:?}",
+            got.data,
+            want.data
+        );
+    }
+}
+
+// ----- gcd with per-case bodies (the paper's Figure 6) -----------------------------------------
+
+fn gcd_ref(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+sparse_kernel! {
+    /// Greatest common divisor; `gcd(x, 0) == |x|`, so where one side is not stored the
+    /// kernel takes the absolute value of the other instead of running the loop.
+    #[function(commutative, associative, identity = 0)]
+    #[case(gcd(x, 0) => x.abs())]
+    #[case(gcd(0, y) => y.abs())]
+    fn gcd(a: i64, b: i64) -> i64 {
+        let (mut a, mut b) = (a.abs(), b.abs());
+        while b != 0 {
+            let t = a % b;
+            a = b;
+            b = t;
+        }
+        a
+    }
+
+    fn gcd_vec(c: &mut SparseVec<i64>, a: &SparseVec<i64>, b: &SparseVec<i64>) {
+        c(i) = gcd(a(i), b(i))
+    }
+
+    fn gcd_csr(c: &mut Csr<i64>, a: &Csr<i64>, b: &Coo<i64>) {
+        c(i, j) = gcd(a(i, j), b(i, j))
+    }
+
+    fn gcd_dense(c: &mut Dense2<i64>, a: &Dcsr<i64>, b: &Csr<i64>) {
+        c(i, j) = gcd(a(i, j), b(i, j))
+    }
+
+    fn gcd_rows(y: &mut Dense1<i64>, a: &Csr<i64>) {
+        y(i) = gcd[j](a(i, j))
+    }
+}
+
+#[test]
+fn gcd_with_cases_matches_reference() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let ae = int_entries(&shape, density, case_seed(seed, &shape, 0));
+            let be = int_entries(
+                &shape,
+                other_density(density, seed, 1),
+                case_seed(seed, &shape, 1),
+            );
+            let want = map2(
+                &DenseT::from_entries(&shape, &ae),
+                &DenseT::from_entries(&shape, &be),
+                gcd_ref,
+            );
+            let case = (shape, density, seed);
+            let mut c: Csr<i64> = build(&shape, &[]);
+            gcd_csr(&mut c, &build(&shape, &ae), &build(&shape, &be)).unwrap();
+            assert_same(&logical(&c), &want, case);
+            // Stored: the union of the operands' patterns.
+            let union: Pattern = pattern(&ae).union(&pattern(&be)).cloned().collect();
+            assert_eq!(
+                stored(&c).into_iter().collect::<Pattern>(),
+                union,
+                "{case:?}"
+            );
+            revalidate(&c);
+            let mut d = Dense2::<i64>::zeros(shape[0], shape[1]);
+            gcd_dense(&mut d, &build(&shape, &ae), &build(&shape, &be)).unwrap();
+            assert_same(&logical(&d), &want, case);
+            // A reduction by gcd: the gcd of each row.
+            let mut y = Dense1::<i64>::zeros(shape[0]);
+            gcd_rows(&mut y, &build(&shape, &ae)).unwrap();
+            let ad = DenseT::from_entries(&shape, &ae);
+            for i in 0..shape[0] {
+                let g = (0..shape[1]).fold(0, |g, j| gcd_ref(g, ad.get(&[i, j])));
+                assert_eq!(y.vals()[i], g, "row {i} of {case:?}");
+            }
+        });
+    }
+    for n in VECTOR_LENGTHS {
+        let ae = int_entries(&[n], 0.4, n as u64);
+        let be = int_entries(&[n], 0.6, n as u64 + 9);
+        let mut c: SparseVec<i64> = build(&[n], &[]);
+        gcd_vec(&mut c, &build(&[n], &ae), &build(&[n], &be)).unwrap();
+        let want = map2(
+            &DenseT::from_entries(&[n], &ae),
+            &DenseT::from_entries(&[n], &be),
+            gcd_ref,
+        );
+        assert_same(&logical(&c), &want, n);
+    }
+}
+
+// ----- NumPy ufuncs with fill 1 (the paper's Figure 20) ----------------------------------------
+
+sparse_kernel! {
+    fn xor_one(c: &mut Csr<i64>, #[fill(1)] a: &Csr<i64>, #[fill(1)] b: &Coo<i64>) {
+        c(i, j) = xor(a(i, j), b(i, j))
+    }
+
+    fn shr_one(c: &mut Csr<i64>, #[fill(1)] a: &Csr<i64>, #[fill(1)] b: &Dcsr<i64>) {
+        c(i, j) = shr(a(i, j), b(i, j))
+    }
+
+    fn ldexp_one(c: &mut Csr<f64>, #[fill(1)] a: &Csr<f64>, #[fill(1)] b: &Csr<f64>) {
+        c(i, j) = ldexp(a(i, j), b(i, j))
+    }
+
+    fn pow_one(c: &mut Csr<f64>, #[fill(1)] a: &Csr<f64>, #[fill(1)] b: &Coo<f64>) {
+        c(i, j) = pow(a(i, j), b(i, j))
+    }
+
+    fn pow_one_dense(c: &mut Dense2<f64>, #[fill(1)] a: &Dcsr<f64>, #[fill(1)] b: &Csr<f64>) {
+        c(i, j) = pow(a(i, j), b(i, j))
+    }
+}
+
+fn truth(x: i64) -> bool {
+    x != 0
+}
+
+fn shr_ref(a: i64, n: i64) -> i64 {
+    if (0..64).contains(&n) {
+        a >> n
+    } else if a < 0 {
+        -1
+    } else {
+        0
+    }
+}
+
+#[test]
+fn ufuncs_with_fill_one_match_reference() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae = int_entries(&shape, density, case_seed(seed, &shape, 2));
+            let be = int_entries(
+                &shape,
+                other_density(density, seed, 3),
+                case_seed(seed, &shape, 3),
+            );
+            let a: Csr<i64> = build_filled(&shape, &ae, 1);
+            let (ad, bd) = (
+                logical(&a),
+                logical(&build_filled::<i64, (Dense, Compressed), Identity>(
+                    &shape, &be, 1,
+                )),
+            );
+            let mut c: Csr<i64> = build(&shape, &[]);
+            xor_one(&mut c, &a, &build_filled(&shape, &be, 1)).unwrap();
+            assert_same(
+                &logical(&c),
+                &map2(&ad, &bd, |x, y| i64::from(truth(x) ^ truth(y))),
+                case,
+            );
+            assert_eq!(c.fill(), 0, "xor(1, 1) is the output's fill");
+            // Shifts by small amounts only (the data is -6..=6, so some are negative).
+            shr_one(&mut c, &a, &build_filled(&shape, &be, 1)).unwrap();
+            assert_same(&logical(&c), &map2(&ad, &bd, shr_ref), case);
+
+            let fe = float_entries(&shape, density, case_seed(seed, &shape, 4));
+            let ge = float_entries(
+                &shape,
+                other_density(density, seed, 5),
+                case_seed(seed, &shape, 5),
+            );
+            let f: Csr<f64> = build_filled(&shape, &fe, 1.0);
+            let (fd, gd) = (
+                logical(&f),
+                logical(&build_filled::<f64, (Dense, Compressed), Identity>(
+                    &shape, &ge, 1.0,
+                )),
+            );
+            let mut c: Csr<f64> = build(&shape, &[]);
+            ldexp_one(&mut c, &f, &build_filled(&shape, &ge, 1.0)).unwrap();
+            let ldexp_ref = |x: f64, e: f64| if x == 0.0 { x } else { x * e.exp2() };
+            assert_same(&logical(&c), &map2(&fd, &gd, ldexp_ref), case);
+            assert_eq!(c.fill(), 2.0);
+            pow_one(&mut c, &f, &build_filled(&shape, &ge, 1.0)).unwrap();
+            assert_same(&logical(&c), &map2(&fd, &gd, f64::powf), case);
+            // `pow(1, y) == 1`: the fill 1 annihilates, so only `a`'s pattern is stored.
+            assert!(pattern(&c.entries()).is_subset(&pattern(&fe)), "{case:?}");
+            assert_eq!(c.fill(), 1.0);
+            let mut d = Dense2::<f64>::zeros(shape[0], shape[1]);
+            pow_one_dense(
+                &mut d,
+                &build_filled(&shape, &fe, 1.0),
+                &build_filled(&shape, &ge, 1.0),
+            )
+            .unwrap();
+            assert_same(&logical(&d), &map2(&fd, &gd, f64::powf), case);
+        });
+    }
+}
+
+// ----- min and max over infinity-filled matrices ------------------------------------------------
+
+sparse_kernel! {
+    fn row_min(y: &mut Dense1<f64>, #[fill(inf)] a: &Csr<f64>) {
+        y(i) = min[j](a(i, j))
+    }
+
+    fn row_max(y: &mut SparseVec<f64>, #[fill(-inf)] a: &Dcsr<f64>) {
+        y(i) = max[j](a(i, j))
+    }
+
+    fn col_min(y: &mut Dense1<f64>, #[fill(inf)] a: &Csc<f64>) {
+        y(j) = min[i](a(i, j))
+    }
+
+    fn all_min(s: &mut f64, #[fill(inf)] a: &Coo<f64>) {
+        s = min[i](min[j](a(i, j)))
+    }
+
+    fn pairwise_min(c: &mut Csr<f64>, #[fill(inf)] a: &Csr<f64>, #[fill(inf)] b: &Coo<f64>) {
+        c(i, j) = min(a(i, j), b(i, j))
+    }
+
+    fn pairwise_max_dense(c: &mut Dense2<f64>, #[fill(-inf)] a: &Csr<f64>, b: &Dense2<f64>) {
+        c(i, j) = max(a(i, j), b(i, j))
+    }
+
+    /// The fill 0 is not min's identity: every coordinate takes part.
+    fn row_min_zero_filled(y: &mut Dense1<f64>, a: &Csr<f64>) {
+        y(i) = min[j](a(i, j))
+    }
+}
+
+fn fmin(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+fn fmax(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+#[test]
+fn min_max_over_infinity_filled_matrices() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae = float_entries(&shape, density, case_seed(seed, &shape, 6));
+            let be = float_entries(
+                &shape,
+                other_density(density, seed, 7),
+                case_seed(seed, &shape, 7),
+            );
+            let (m, n) = (shape[0], shape[1]);
+            let inf_a: Csr<f64> = build_filled(&shape, &ae, f64::INFINITY);
+            let ad = logical(&inf_a);
+            let mut y = Dense1::<f64>::zeros(m);
+            row_min(&mut y, &inf_a).unwrap();
+            for i in 0..m {
+                let want = (0..n).fold(f64::INFINITY, |s, j| fmin(s, ad.get(&[i, j])));
+                assert_eq!(y.vals()[i], want, "row {i} of {case:?}");
+            }
+            let neg: Dcsr<f64> = build_filled(&shape, &ae, f64::NEG_INFINITY);
+            let nd = logical(&neg);
+            let mut ys: SparseVec<f64> = build(&[m], &[]);
+            row_max(&mut ys, &neg).unwrap();
+            let ysd = logical(&ys);
+            for i in 0..m {
+                let want = (0..n).fold(f64::NEG_INFINITY, |s, j| fmax(s, nd.get(&[i, j])));
+                assert_eq!(ysd.get(&[i]), want, "row {i} of {case:?}");
+            }
+            assert_eq!(ys.fill(), f64::NEG_INFINITY);
+            let mut yc = Dense1::<f64>::zeros(n);
+            col_min(&mut yc, &build_filled(&shape, &ae, f64::INFINITY)).unwrap();
+            for j in 0..n {
+                let want = (0..m).fold(f64::INFINITY, |s, i| fmin(s, ad.get(&[i, j])));
+                assert_eq!(yc.vals()[j], want, "column {j} of {case:?}");
+            }
+            let mut s = 0.0;
+            all_min(&mut s, &build_filled(&shape, &ae, f64::INFINITY)).unwrap();
+            assert_eq!(
+                s,
+                ad.data.iter().copied().fold(f64::INFINITY, fmin),
+                "{case:?}"
+            );
+            let b: Coo<f64> = build_filled(&shape, &be, f64::INFINITY);
+            let mut c: Csr<f64> = build(&shape, &[]);
+            pairwise_min(&mut c, &inf_a, &b).unwrap();
+            assert_same(&logical(&c), &map2(&ad, &logical(&b), fmin), case);
+            assert_eq!(c.fill(), f64::INFINITY);
+            let bd: Dense2<f64> = build(&shape, &be);
+            let mut cd = Dense2::<f64>::zeros(shape[0], shape[1]);
+            let neg_csr: Csr<f64> = build_filled(&shape, &ae, f64::NEG_INFINITY);
+            pairwise_max_dense(&mut cd, &neg_csr, &bd).unwrap();
+            assert_same(
+                &logical(&cd),
+                &map2(&logical(&neg_csr), &logical(&bd), fmax),
+                case,
+            );
+            let zero_a: Csr<f64> = build(&shape, &ae);
+            let zd = logical(&zero_a);
+            row_min_zero_filled(&mut y, &zero_a).unwrap();
+            for i in 0..m {
+                let want = (0..n).fold(f64::INFINITY, |s, j| fmin(s, zd.get(&[i, j])));
+                assert_eq!(y.vals()[i], want, "row {i} of {case:?} (zero fill)");
+            }
+        });
+    }
+}
+
+#[test]
+fn a_fill_value_that_differs_is_an_error() {
+    let a = Csr::<f64>::from_entries(&[2, 2], [([0, 1].as_slice(), 1.0)]).unwrap();
+    let mut y = Dense1::<f64>::zeros(2);
+    let e = row_min(&mut y, &a).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("fill value") && text.contains('a'), "{text}");
+    // Nothing was written.
+    assert_eq!(y.vals(), &[0.0, 0.0]);
+}
+
+// ----- graphs: one BFS step (boolean semiring, complemented mask), SSSP (min-plus) ------------
+
+sparse_kernel! {
+    /// The next frontier of a breadth-first search: vertices with an edge from the frontier
+    /// (`any` over `and`: the boolean semiring) that are not visited yet (`!visited`).
+    fn bfs_step(next: &mut SparseVec<u8>, graph: &Csr<u8>, frontier: &SparseVec<u8>, visited: &SparseVec<u8>) {
+        next(i) = and(any[j](and(graph(i, j), frontier(j))), not(visited(i)))
+    }
+
+    /// The same mask as a function with an explicit iteration algebra: `x` where `m` is
+    /// not stored, nothing where it is.
+    #[function(iterate(x & !m))]
+    fn unless(x: u8, m: u8) -> u8 {
+        if m != 0 { 0 } else { x }
+    }
+
+    fn bfs_step_unless(next: &mut SparseVec<u8>, graph: &Csr<u8>, frontier: &SparseVec<u8>, visited: &SparseVec<u8>) {
+        next(i) = unless(any[j](and(graph(i, j), frontier(j))), visited(i))
+    }
+
+    /// Addition in the tropical semiring: infinity (no path) annihilates it.
+    #[function(commutative, associative, identity = 0, annihilator = inf)]
+    fn plus(a: f64, b: f64) -> f64 {
+        a + b
+    }
+
+    /// One Bellman-Ford relaxation over the transposed graph: `d'(i) = min(d(i), min_j
+    /// w(i, j) + d(j))`, only the stored edges visited.
+    fn relax(out: &mut Dense1<f64>, #[fill(inf)] w: &Csr<f64>, d: &Dense1<f64>) {
+        out(i) = min(d(i), min[j](plus(w(i, j), d(j))))
+    }
+
+    fn relax_sparse(out: &mut SparseVec<f64>, #[fill(inf)] w: &Dcsr<f64>, #[fill(inf)] d: &SparseVec<f64>) {
+        out(i) = min(d(i), min[j](plus(w(i, j), d(j))))
+    }
+}
+
+fn bool_entries(shape: &[usize], density: f64, seed: u64) -> Entries<u8> {
+    let mut rng = Rng::new(seed ^ 0xb00);
+    coordinates(shape)
+        .into_iter()
+        .filter_map(|c| {
+            if !rng.chance(density) {
+                return None;
+            }
+            Some((c, u8::from(rng.chance(0.8))))
+        })
+        .collect()
+}
+
+#[test]
+fn bfs_step_with_complemented_mask() {
+    for n in [0usize, 1, 2, 7, 30, 64] {
+        for seed in SEEDS {
+            for density in DENSITIES {
+                let case = (n, seed, density);
+                let ge = bool_entries(&[n, n], density, seed);
+                let fe = bool_entries(&[n], 0.3, seed + 1);
+                let ve = bool_entries(&[n], 0.5, seed + 2);
+                let (g, f, v) = (
+                    build::<u8, _, _>(&[n, n], &ge),
+                    build::<u8, _, _>(&[n], &fe),
+                    build::<u8, _, _>(&[n], &ve),
+                );
+                let (gd, fd, vd) = (logical(&g), logical(&f), logical(&v));
+                let want: Vec<u8> = (0..n)
+                    .map(|i| {
+                        let reached = (0..n).any(|j| gd.get(&[i, j]) != 0 && fd.get(&[j]) != 0);
+                        u8::from(reached && vd.get(&[i]) == 0)
+                    })
+                    .collect();
+                let mut next: SparseVec<u8> = build(&[n], &[]);
+                bfs_step(&mut next, &g, &f, &v).unwrap();
+                assert_eq!(logical(&next).data, want, "{case:?}");
+                revalidate(&next);
+                // `iterate(x & !m)` is a promise about stored coordinates: the mask is
+                // structural, an explicitly stored 0 in `visited` masks too.
+                let visited = pattern(&ve);
+                let structural: Vec<u8> = (0..n)
+                    .map(|i| {
+                        let reached = (0..n).any(|j| gd.get(&[i, j]) != 0 && fd.get(&[j]) != 0);
+                        u8::from(reached && !visited.contains(&vec![i]))
+                    })
+                    .collect();
+                bfs_step_unless(&mut next, &g, &f, &v).unwrap();
+                assert_eq!(logical(&next).data, structural, "unless, {case:?}");
+                // The explicit algebra stores nothing where `visited` is stored.
+                for (c, _) in next.entries() {
+                    assert!(!pattern(&ve).contains(&c), "{case:?}: {c:?} stored");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sssp_relaxation_with_min_plus() {
+    for n in [0usize, 1, 2, 7, 30, 64] {
+        for seed in SEEDS {
+            for density in DENSITIES {
+                let case = (n, seed, density);
+                let mut rng = Rng::new(seed ^ n as u64);
+                let we: Entries<f64> = coordinates(&[n, n])
+                    .into_iter()
+                    .filter_map(|c| {
+                        if !rng.chance(density) {
+                            return None;
+                        }
+                        Some((c, (1 + rng.below(9)) as f64))
+                    })
+                    .collect();
+                let de: Entries<f64> = (0..n)
+                    .filter_map(|i| {
+                        if !rng.chance(0.4) {
+                            return None;
+                        }
+                        Some((vec![i], rng.below(20) as f64))
+                    })
+                    .collect();
+                let w: Csr<f64> = build_filled(&[n, n], &we, f64::INFINITY);
+                let ds: SparseVec<f64> = build_filled(&[n], &de, f64::INFINITY);
+                let (wd, dd) = (logical(&w), logical(&ds));
+                let want: Vec<f64> = (0..n)
+                    .map(|i| {
+                        (0..n).fold(dd.get(&[i]), |m, j| fmin(m, wd.get(&[i, j]) + dd.get(&[j])))
+                    })
+                    .collect();
+                let d = Dense1::from_vec(dd.data.clone());
+                let mut out = Dense1::<f64>::zeros(n);
+                relax(&mut out, &w, &d).unwrap();
+                assert_eq!(out.vals(), &want[..], "{case:?}");
+                let mut sparse: SparseVec<f64> = build(&[n], &[]);
+                relax_sparse(&mut sparse, &build_filled(&[n, n], &we, f64::INFINITY), &ds).unwrap();
+                assert_eq!(logical(&sparse).data, want, "sparse, {case:?}");
+                assert_eq!(sparse.fill(), f64::INFINITY);
+            }
+        }
+    }
+}
+
+// ----- fused expressions -------------------------------------------------------------------------
+
+sparse_kernel! {
+    fn and_xor(d: &mut Csr<i64>, a: &Csr<i64>, b: &Coo<i64>, c: &Dcsr<i64>) {
+        d(i, j) = and(xor(a(i, j), b(i, j)), c(i, j))
+    }
+
+    fn and_xor_dense(d: &mut Dense2<i64>, a: &Csr<i64>, b: &Csr<i64>, c: &Csr<i64>) {
+        d(i, j) = and(xor(a(i, j), b(i, j)), c(i, j))
+    }
+}
+
+#[test]
+fn fused_and_of_xor_visits_only_c() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae = int_entries(&shape, density, case_seed(seed, &shape, 8));
+            let be = int_entries(
+                &shape,
+                other_density(density, seed, 9),
+                case_seed(seed, &shape, 9),
+            );
+            let ce = int_entries(
+                &shape,
+                other_density(density, seed, 10),
+                case_seed(seed, &shape, 10),
+            );
+            let (ad, bd, cd) = (
+                DenseT::from_entries(&shape, &ae),
+                DenseT::from_entries(&shape, &be),
+                DenseT::from_entries(&shape, &ce),
+            );
+            let x = map2(&ad, &bd, |x, y| i64::from(truth(x) ^ truth(y)));
+            let want = map2(&x, &cd, |x, y| i64::from(truth(x) && truth(y)));
+            let mut d: Csr<i64> = build(&shape, &[]);
+            and_xor(
+                &mut d,
+                &build(&shape, &ae),
+                &build(&shape, &be),
+                &build(&shape, &ce),
+            )
+            .unwrap();
+            assert_same(&logical(&d), &want, case);
+            // Stored only where c is and a or b is.
+            let ab: Pattern = pattern(&ae).union(&pattern(&be)).cloned().collect();
+            let space: Pattern = pattern(&ce).intersection(&ab).cloned().collect();
+            assert_eq!(
+                stored(&d).into_iter().collect::<Pattern>(),
+                space,
+                "{case:?}"
+            );
+            let mut dd = Dense2::<i64>::zeros(shape[0], shape[1]);
+            and_xor_dense(
+                &mut dd,
+                &build(&shape, &ae),
+                &build(&shape, &be),
+                &build(&shape, &ce),
+            )
+            .unwrap();
+            assert_same(&logical(&dd), &want, case);
+        });
+    }
+}
+
+// ----- fill values through operators ------------------------------------------------------------
+
+sparse_kernel! {
+    fn add_filled(c: &mut Csr<f64>, #[fill(2)] a: &Csr<f64>, #[fill(-0.5)] b: &Coo<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+
+    fn mul_filled(c: &mut Dense2<f64>, #[fill(2)] a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+
+    fn divide_by_filled(c: &mut Csr<f64>, a: &Csr<f64>, #[fill(4)] b: &Csr<f64>) {
+        c(i, j) = a(i, j) / b(i, j)
+    }
+
+    fn add_into_filled(#[fill(1)] c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) += a(i, j)
+    }
+
+    fn add_into_dense(c: &mut Dense2<f64>, #[fill(3)] a: &Csr<f64>) {
+        c(i, j) += a(i, j)
+    }
+
+    fn spmv_filled(y: &mut Dense1<f64>, #[fill(1)] a: &Csr<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+}
+
+#[test]
+fn operators_over_fill_values() {
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let case = (shape, density, seed);
+            let ae = float_entries(&shape, density, case_seed(seed, &shape, 11));
+            let be = float_entries(
+                &shape,
+                other_density(density, seed, 12),
+                case_seed(seed, &shape, 12),
+            )
+            .into_iter()
+            .filter(|(_, v)| *v != 0.0)
+            .collect::<Entries<f64>>();
+            let a2: Csr<f64> = build_filled(&shape, &ae, 2.0);
+            let bm: Coo<f64> = build_filled(&shape, &be, -0.5);
+            let mut c: Csr<f64> = build(&shape, &[]);
+            add_filled(&mut c, &a2, &bm).unwrap();
+            assert_same(
+                &logical(&c),
+                &map2(&logical(&a2), &logical(&bm), |x, y| x + y),
+                case,
+            );
+            assert_eq!(c.fill(), 1.5);
+            let b0: Csr<f64> = build(&shape, &be);
+            let mut d = Dense2::<f64>::zeros(shape[0], shape[1]);
+            mul_filled(&mut d, &a2, &b0).unwrap();
+            assert_same(
+                &logical(&d),
+                &map2(&logical(&a2), &logical(&b0), |x, y| x * y),
+                case,
+            );
+            let b4: Csr<f64> = build_filled(&shape, &be, 4.0);
+            let a0: Csr<f64> = build(&shape, &ae);
+            divide_by_filled(&mut c, &a0, &b4).unwrap();
+            assert_same(
+                &logical(&c),
+                &map2(&logical(&a0), &logical(&b4), |x, y| x / y),
+                case,
+            );
+            let mut acc: Csr<f64> = build_filled(&shape, &be, 1.0);
+            let before = logical(&acc);
+            add_into_filled(&mut acc, &a0).unwrap();
+            assert_same(
+                &logical(&acc),
+                &map2(&before, &logical(&a0), |x, y| x + y),
+                case,
+            );
+            let mut dense: Dense2<f64> = build(&shape, &be);
+            let before = logical(&dense);
+            let a3: Csr<f64> = build_filled(&shape, &ae, 3.0);
+            add_into_dense(&mut dense, &a3).unwrap();
+            assert_same(
+                &logical(&dense),
+                &map2(&before, &logical(&a3), |x, y| x + y),
+                case,
+            );
+            let (x, xd) = dense_vec(shape[1], seed);
+            let mut y = Dense1::<f64>::zeros(shape[0]);
+            let a1: Csr<f64> = build_filled(&shape, &ae, 1.0);
+            spmv_filled(&mut y, &a1, &x).unwrap();
+            let ad = logical(&a1);
+            for i in 0..shape[0] {
+                let want: f64 = (0..shape[1]).map(|j| ad.get(&[i, j]) * xd.get(&[j])).sum();
+                assert!(
+                    close(y.vals()[i], want, 1e-12),
+                    "row {i} of {case:?}: {} vs {want}",
+                    y.vals()[i]
+                );
+            }
+        });
+    }
+}

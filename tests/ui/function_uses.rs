@@ -1,0 +1,33 @@
+use sparse_runtime::prelude::*;
+
+sparse_kernel! {
+    /// No properties: fine in an element-wise call (a union), not as a reduction.
+    #[function]
+    fn plain(a: f64, b: f64) -> f64 { a + 2.0 * b }
+
+    pub fn reduce_by_plain(y: &mut Dense1<f64>, a: &Csr<f64>) {
+        y(i) = plain[j](a(i, j))
+    }
+
+    pub fn wrong_arity(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) = max(a(i, j))
+    }
+
+    pub fn unknown_reduction(y: &mut Dense1<f64>, a: &Csr<f64>) {
+        y(i) = median[j](a(i, j))
+    }
+
+    pub fn reduced_output_variable(y: &mut Dense1<f64>, a: &Csr<f64>) {
+        y(i) = min[i](a(i, j))
+    }
+
+    pub fn reduced_variable_reused(y: &mut Dense1<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        y(i) = min[j](a(i, j)) + b(i, j)
+    }
+
+    pub fn unknown_function(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) = hypot(a(i, j), a(i, j))
+    }
+}
+
+fn main() {}
