@@ -6,8 +6,8 @@ use crate::diagnostic::Diagnostics;
 use crate::format::{Assembly, Format, LevelFormat};
 use crate::names::same;
 use crate::notation::{
-    Access, AssignOp, BinOp, Expr, IndexVar, Kernel, Literal, Output, ScalarParam, TensorParam,
-    VarId,
+    Access, AssignOp, BinOp, Bound, Expr, IndexVar, Kernel, Literal, Output, ScalarParam,
+    TensorParam, VarId, Window,
 };
 use crate::signature::{is_float, is_primitive, Param, ParamKind, Passing};
 use proc_macro2::{Ident, Span};
@@ -167,6 +167,7 @@ fn read_old_output(mut kernel: Kernel) -> Kernel {
         tensor: old_id,
         vars: kernel.accesses[out].vars.clone(),
         tokens: kernel.accesses[out].tokens.clone(),
+        windows: kernel.accesses[out].windows.clone(),
     };
     kernel.old_output = Some(old_id);
     kernel.tensors.push(old);
@@ -493,6 +494,8 @@ struct Builder<'p> {
     functions: Vec<Function>,
     /// Variables of explicit reductions (`min[j](..)`): never summed implicitly.
     reduced: Vec<VarId>,
+    /// `usize` parameters used as window bounds (exempt from the value type).
+    bound_params: Vec<Ident>,
 }
 
 impl<'p> Builder<'p> {
@@ -527,6 +530,7 @@ impl<'p> Builder<'p> {
             declared,
             functions: Vec::new(),
             reduced: Vec::new(),
+            bound_params: Vec::new(),
         };
         for p in params {
             match &p.kind {
@@ -688,7 +692,16 @@ impl<'p> Builder<'p> {
             return None;
         }
         let mut vars = Vec::new();
-        for arg in args {
+        let mut windows = Vec::new();
+        for (mode, arg) in args.iter().enumerate() {
+            let (arg, window) = match arg {
+                syn::Expr::Index(index) => {
+                    let window = self.window(index, param, format, mode, diags)?;
+                    (&*index.expr, Some(window))
+                }
+                other => (other, None),
+            };
+            windows.push(window);
             let Some(ident) = path_ident(arg) else {
                 diags.error_help(
                     arg.span(),
@@ -726,12 +739,14 @@ impl<'p> Builder<'p> {
         }
         for hidden in format.remap.map_or(&[][..], |r| r.hidden) {
             vars.push(self.hidden_var(hidden));
+            windows.push(None);
         }
         let tensor = self.tensors.iter().position(|t| same(&t.name, name))?;
         self.accesses.push(Access {
             tensor,
             vars,
             tokens: written.to_token_stream(),
+            windows,
         });
         Some(self.accesses.len() - 1)
     }
@@ -811,6 +826,152 @@ impl<'p> Builder<'p> {
                     "use tensor accesses `a(i, j)`, scalar parameters, numeric literals, `+ - * /`, unary `-` and parentheses",
                 );
                 None
+            }
+        }
+    }
+
+    /// A window `i[lo..hi]`, `i[lo..]`, `i[..hi]` or `i[(lo..hi).step_by(s)]` of mode `mode`
+    /// of `param`: bounds are literals or `usize` parameters. The level storing the mode must
+    /// be reachable through it: `Dense` (located at the projected coordinate) or an ordered,
+    /// compact level (its segment narrowed by binary search, a stride stepped over), not a
+    /// level of a struct-held format, and not the output's.
+    fn window(
+        &mut self,
+        index: &syn::ExprIndex,
+        param: &Param,
+        format: &Format,
+        mode: usize,
+        diags: &mut Diagnostics,
+    ) -> Option<Window> {
+        let help = "write a window as `i[lo..hi]`, `i[lo..]`, `i[..hi]` or `i[(lo..hi).step_by(s)]`, bounds being integer literals or `usize` parameters";
+        let (range, step) = match &*index.index {
+            syn::Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
+                (ungroup(&m.receiver), Some(&m.args[0]))
+            }
+            other => (ungroup(other), None),
+        };
+        let syn::Expr::Range(range) = range else {
+            diags.error_help(index.index.span(), "expected a window", help);
+            return None;
+        };
+        if matches!(range.limits, syn::RangeLimits::Closed(_)) {
+            diags.error_help(
+                range.span(),
+                "a window is a half-open range",
+                "write `lo..hi` (`lo..=hi` is `lo..hi + 1`)",
+            );
+            return None;
+        }
+        let lo = match &range.start {
+            Some(e) => self.bound(e, diags)?,
+            None => Bound::Const(0),
+        };
+        let hi = match &range.end {
+            Some(e) => Some(self.bound(e, diags)?),
+            None => None,
+        };
+        let step = match step {
+            Some(e) => self.bound(e, diags)?,
+            None => Bound::Const(1),
+        };
+        let tokens = index.to_token_stream();
+        let window = Window {
+            lo,
+            hi,
+            step,
+            tokens,
+        };
+        if let (Bound::Const(lo), Some(Bound::Const(hi))) = (&window.lo, &window.hi) {
+            if lo > hi {
+                diags.error_spanned(
+                    index,
+                    format!("the window {lo}..{hi} ends before it starts"),
+                    help,
+                );
+                return None;
+            }
+        }
+        if matches!(window.step, Bound::Const(0)) {
+            diags.error_spanned(index, "a window's step must be at least 1", help);
+            return None;
+        }
+        if param.passing == Passing::Mutable {
+            diags.error_spanned(
+                index,
+                format!("a window of the output `{}`", param.name),
+                "write the whole output; windows are for operands",
+            );
+            return None;
+        }
+        if format.remap.is_some() {
+            diags.error_spanned(
+                index,
+                format!("`{}` is a {}: its modes are not stored in levels of their own, so a window cannot reach them", param.name, format.written),
+                "convert it first (`.convert()`) to a format of levels, e.g. `Csr`",
+            );
+            return None;
+        }
+        let level = format.mode_order.iter().position(|&m| m == mode)?;
+        let l = &format.levels[level];
+        let reachable = l.has_locate() && l.is_full()
+            || l.is_ordered() && l.is_compact() && (l.is_unique() || !window.strided());
+        if !reachable {
+            diags.error_spanned(
+                index,
+                format!(
+                    "a window cannot reach mode {mode} of `{}`: it is stored in a `{}` level, {}",
+                    param.name,
+                    l.type_name(),
+                    if !l.is_ordered() {
+                        "whose coordinates are not in order"
+                    } else if !l.is_compact() {
+                        "which has positions without a coordinate"
+                    } else {
+                        "whose runs of equal coordinates a stride cannot step over"
+                    }
+                ),
+                "window a mode stored in a `Dense`, `Compressed` or `Singleton` level (convert the operand first), or drop the window",
+            );
+            return None;
+        }
+        Some(window)
+    }
+
+    /// A window bound: an integer literal or a `usize` parameter.
+    fn bound(&mut self, e: &syn::Expr, diags: &mut Diagnostics) -> Option<Bound> {
+        match ungroup(e) {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) if i.suffix().is_empty() || i.suffix() == "usize" => match i.base10_parse::<usize>()
+            {
+                Ok(n) => Some(Bound::Const(n)),
+                Err(_) => {
+                    diags.error(i.span(), "a window bound must fit `usize`");
+                    None
+                }
+            },
+            other => {
+                let name = path_ident(other);
+                let param = name.as_ref().and_then(|n| self.param(n));
+                match (name, param) {
+                    (Some(name), Some(p))
+                        if matches!(p.kind, ParamKind::Scalar)
+                            && p.passing == Passing::Value
+                            && p.value_type.to_token_stream().to_string() == "usize" =>
+                    {
+                        self.bound_params.push(name.clone());
+                        Some(Bound::Param(name))
+                    }
+                    _ => {
+                        diags.error_help(
+                            other.span(),
+                            "a window bound is an integer literal or a `usize` parameter",
+                            "declare the bound as a parameter, e.g. `lo: usize`",
+                        );
+                        None
+                    }
+                }
             }
         }
     }
@@ -1003,7 +1164,12 @@ impl<'p> Builder<'p> {
             return;
         };
         let expected = first.value_type.to_token_stream().to_string();
-        for p in self.params.iter().filter(|p| !std::ptr::eq(*p, first)) {
+        let bounds_only = |p: &Param| self.bound_params.iter().any(|b| same(b, &p.name));
+        for p in self
+            .params
+            .iter()
+            .filter(|p| !std::ptr::eq(*p, first) && !bounds_only(p))
+        {
             let found = p.value_type.to_token_stream().to_string();
             if found == expected {
                 continue;
@@ -1185,6 +1351,15 @@ fn uses_outside_reduction(e: &Expr, v: VarId, accesses: &[Access]) -> bool {
             .children()
             .into_iter()
             .any(|c| uses_outside_reduction(c, v, accesses)),
+    }
+}
+
+/// Looks through parentheses and invisible groups.
+fn ungroup(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => ungroup(&p.expr),
+        syn::Expr::Group(g) => ungroup(&g.expr),
+        other => other,
     }
 }
 

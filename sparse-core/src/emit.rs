@@ -105,7 +105,10 @@ pub fn kernel_fn_as(
     // long), from `locate` over coordinates below the level size, or from a parent position
     // of a validated tensor, and is read only where
     // its operand is present; the shape checks above make every dimension bound by one index
-    // variable equal, so coordinates read from one tensor index the others in range; the
+    // variable equal, so coordinates read from one tensor index the others in range (through
+    // a window, `check_window` made `lo <= hi <= size` and `step >= 1`, and the variable's
+    // size is `window_len`, so `lo + step * i < hi` for every `i` below it, and a segment
+    // narrowed by `seek` stays within the level's own bounds); the
     // assertions above make rustc prove each tensor has the format the code was generated
     // for; a workspace's keys are its coordinates linearized over the dimensions its size is
     // the product of, so each is below that size (`add_unchecked`), and its entries are read
@@ -416,45 +419,109 @@ fn conversion_docs(kernel: &Kernel) -> TokenStream {
 
 /// Every index variable binds dimensions of equal size: checked once per (tensor, mode) pair.
 fn shape_checks(kernel: &Kernel, fn_name: &Ident) -> TokenStream {
-    let fn_name = fn_name.to_string();
-    let mut per_var: Vec<Vec<(usize, usize)>> = vec![Vec::new(); kernel.vars.len()];
+    let fn_text = fn_name.to_string();
+    let mut checks = TokenStream::new();
+    // Every window within its mode.
+    for access in &kernel.accesses {
+        let t = shape_of(kernel, access.tensor);
+        let tensor = &kernel.tensors[t];
+        for (mode, window) in access.windows.iter().enumerate() {
+            let Some(w) = window else { continue };
+            let name = &tensor.name;
+            let text = crate::names::plain(name);
+            let i = tensor.format.shape_index(mode);
+            let (lo, hi, step) = window_bounds(w, quote!(#name.shape()[#i]));
+            checks.extend(quote! {
+                ::sparse_runtime::__private::check_window(
+                    #fn_text, #text, #mode, #name.shape()[#i], (#lo, #hi, #step),
+                )?;
+            });
+        }
+    }
+    let mut per_var: Vec<Vec<(usize, usize, Option<&crate::notation::Window>)>> =
+        vec![Vec::new(); kernel.vars.len()];
     let mut seen = HashSet::new();
     for access in &kernel.accesses {
         let t = shape_of(kernel, access.tensor);
         for (mode, &v) in access.vars.iter().enumerate() {
+            let window = access.windows.get(mode).and_then(Option::as_ref);
+            let key = window.map(|w| w.tokens.to_string());
             // Per variable: one tensor mode may be bound to two variables (`d(j, l) * d(l, j)`).
-            if seen.insert((v, t, mode)) {
-                per_var[v].push((t, mode));
+            if seen.insert((v, t, mode, key)) {
+                per_var[v].push((t, mode, window));
             }
         }
     }
-    let mut checks = TokenStream::new();
     for (var, uses) in kernel.vars.iter().zip(&per_var) {
-        let Some((&(t0, m0), rest)) = uses.split_first() else {
+        let Some((&(t0, m0, w0), rest)) = uses.split_first() else {
             continue;
         };
         let first = &kernel.tensors[t0].name;
-        for &(t, m) in rest {
+        let size0 = extent(kernel, t0, m0, w0);
+        for &(t, m, w) in rest {
             let other = &kernel.tensors[t].name;
+            let place = |name: &Ident, m: usize, w: Option<&crate::notation::Window>| match w {
+                None => format!("`{}` (mode {m})", crate::names::plain(name)),
+                Some(w) => format!(
+                    "`{}` (mode {m}, window `{}`)",
+                    crate::names::plain(name),
+                    w.tokens.to_string().replace(' ', "")
+                ),
+            };
             let message = format!(
-                "index variable `{var}` has size {{}} in `{first}` (mode {m0}) but size {{}} in `{other}` (mode {m})",
+                "index variable `{var}` has size {{}} in {} but size {{}} in {}",
+                place(first, m0, w0),
+                place(other, m, w),
                 var = crate::names::plain(&var.name),
-                first = crate::names::plain(first),
-                other = crate::names::plain(other),
             );
-            let i = kernel.tensors[t].format.shape_index(m);
-            let i0 = kernel.tensors[t0].format.shape_index(m0);
+            let size = extent(kernel, t, m, w);
             checks.extend(quote! {
-                if #other.shape()[#i] != #first.shape()[#i0] {
+                if #size != #size0 {
                     return ::core::result::Result::Err(::sparse_runtime::Error::dimension_mismatch(
-                        #fn_name,
-                        ::std::format!(#message, #first.shape()[#i0], #other.shape()[#i]),
+                        #fn_text,
+                        ::std::format!(#message, #size0, #size),
                     ));
                 }
             });
         }
     }
     checks
+}
+
+/// A window's bounds as expressions, `hi` defaulting to `size`.
+fn window_bounds(
+    w: &crate::notation::Window,
+    size: TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let bound = |b: &crate::notation::Bound| match b {
+        crate::notation::Bound::Const(n) => {
+            let n = Literal::usize_suffixed(*n);
+            quote!(#n)
+        }
+        crate::notation::Bound::Param(p) => quote!(#p),
+    };
+    let hi = w.hi.as_ref().map_or(size, bound);
+    (bound(&w.lo), hi, bound(&w.step))
+}
+
+/// The size an index variable gets from mode `mode` of tensor `t`: the mode's, or its
+/// window's length.
+fn extent(
+    kernel: &Kernel,
+    t: usize,
+    mode: usize,
+    window: Option<&crate::notation::Window>,
+) -> TokenStream {
+    let tensor = &kernel.tensors[t];
+    let name = &tensor.name;
+    let i = tensor.format.shape_index(mode);
+    match window {
+        None => quote!(#name.shape()[#i]),
+        Some(w) => {
+            let (lo, hi, step) = window_bounds(w, quote!(#name.shape()[#i]));
+            quote!(::sparse_runtime::__private::window_len(#lo, #hi, #step))
+        }
+    }
 }
 
 /// The parameter whose shape tensor `t` has on entry: the output for its old contents (which
@@ -549,10 +616,15 @@ impl Emitter<'_> {
             else {
                 continue;
             };
-            let tensor = &kernel.tensors[shape_of(kernel, access.tensor)];
-            let (name, index) = (&tensor.name, tensor.format.shape_index(mode));
+            let t = shape_of(kernel, access.tensor);
+            let size = extent(
+                kernel,
+                t,
+                mode,
+                access.windows.get(mode).and_then(Option::as_ref),
+            );
             let local = self.local(Local::Dim(v));
-            out.extend(quote! { let #local = #name.shape()[#index]; });
+            out.extend(quote! { let #local = #size; });
         }
         out
     }

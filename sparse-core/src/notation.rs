@@ -56,12 +56,50 @@ pub struct Access {
     pub vars: Vec<VarId>,
     /// The access as written, for diagnostics that cover all of it.
     pub tokens: proc_macro2::TokenStream,
+    /// Per logical mode, the window the access reads it through (`a(i[2..8], j)`), if any.
+    pub windows: Vec<Option<Window>>,
 }
 
 impl Access {
     /// The index variable of storage level `level` (logical mode `mode_order[level]`).
     pub fn level_var(&self, format: &Format, level: usize) -> VarId {
         self.vars[format.mode_order[level]]
+    }
+
+    /// The window of storage level `level`, if its mode is read through one.
+    pub fn level_window(&self, format: &Format, level: usize) -> Option<&Window> {
+        self.windows.get(format.mode_order[level])?.as_ref()
+    }
+}
+
+/// A bound of a window: a constant, or a `usize` parameter of the kernel.
+#[derive(Clone, Debug)]
+pub enum Bound {
+    /// A literal.
+    Const(usize),
+    /// A parameter, by its name as written.
+    Param(Ident),
+}
+
+/// A window of one mode of an access (Henry et al. 2021, section 7.3): the access reads
+/// coordinate `lo + step * i` of the mode for `i` below the window's length, which is the
+/// index variable's size. `i[lo..hi]`, `i[lo..]`, `i[(lo..hi).step_by(step)]`.
+#[derive(Clone, Debug)]
+pub struct Window {
+    /// The first coordinate.
+    pub lo: Bound,
+    /// The end (exclusive); `None` for the mode's size.
+    pub hi: Option<Bound>,
+    /// The stride, at least 1.
+    pub step: Bound,
+    /// The index as written, for diagnostics.
+    pub tokens: proc_macro2::TokenStream,
+}
+
+impl Window {
+    /// Whether the stride is other than 1 (positions between must be stepped over).
+    pub fn strided(&self) -> bool {
+        !matches!(self.step, Bound::Const(1))
     }
 }
 

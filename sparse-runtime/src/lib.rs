@@ -135,6 +135,7 @@ mod validate;
 mod value;
 mod view;
 mod walk;
+mod window;
 mod workspace;
 
 #[cfg(test)]
@@ -440,6 +441,7 @@ pub mod __private {
     pub use crate::reorder::Reordered;
     pub use crate::update::Update;
     pub use crate::value::Literal;
+    pub use crate::window::{check_window, seek, window_len};
     pub use crate::workspace::{workspace_size, DenseAccumulator, HashAccumulator};
     pub use crate::{Assembly, Error, Index, Level, Levels, Tensor, Value};
     pub use num_traits;

@@ -40,7 +40,8 @@ impl Lowerer<'_> {
                 if !scope.bound[v] {
                     break;
                 }
-                let coord = var(Local::Index(v));
+                // Through a window, the level holds coordinate `lo + step * v`.
+                let coord = self.projected(a, k, var(Local::Index(v)));
                 let level = &format.levels[k];
                 // A full, ordered, unique, compact level below the root holds coordinate `i`
                 // at position `i`: no call needed.
@@ -96,6 +97,91 @@ impl Lowerer<'_> {
         k: usize,
         mutable: bool,
     ) -> Vec<Stmt> {
+        let Some(window) = self.window(a, k).cloned() else {
+            return self.segment_bounds(scope, a, k, mutable);
+        };
+        // Through a window: the segment narrowed by binary search to the coordinates in
+        // `lo..hi` (an ordered, compact level's, so every position in between is in the
+        // window; `check` refuses windows on any other).
+        let (p, end) = (Local::Pos(a, k), Local::End(a, k));
+        let mut stmts = self.segment_bounds(scope, a, k, false);
+        let seek = |from: IrExpr, to: IrExpr, coord: IrExpr| {
+            IrExpr::Runtime("seek", vec![self.level_ref(a, k), from, to, coord])
+        };
+        if let Some(hi) = &window.hi {
+            let hi = seek(var(p), var(end), bound(hi));
+            stmts.push(Stmt::Let(end, false, hi));
+        }
+        let lo = seek(var(p), var(end), bound(&window.lo));
+        stmts.push(Stmt::Let(p, mutable, lo));
+        stmts
+    }
+
+    /// The window of level `k` of access `a`, if its mode is read through one.
+    pub(super) fn window(&self, a: AccessId, k: usize) -> Option<&crate::notation::Window> {
+        self.kernel.accesses[a].level_window(self.format(a), k)
+    }
+
+    /// The coordinate level `k` of access `a` holds for index value `i`: `lo + step * i`
+    /// through a window, else `i`.
+    pub(super) fn projected(&self, a: AccessId, k: usize, i: IrExpr) -> IrExpr {
+        let Some(w) = self.window(a, k) else {
+            return i;
+        };
+        let scaled = match &w.step {
+            crate::notation::Bound::Const(1) => i,
+            step => bin(Op::Mul, bound(step), i),
+        };
+        match &w.lo {
+            crate::notation::Bound::Const(0) => scaled,
+            lo => bin(Op::Add, bound(lo), scaled),
+        }
+    }
+
+    /// The index value of coordinate `c` of level `k` of access `a`: `(c - lo) / step`
+    /// through a window (where `c` is in it and aligned), else `c`.
+    fn unprojected(&self, a: AccessId, k: usize, c: IrExpr) -> IrExpr {
+        let Some(w) = self.window(a, k) else {
+            return c;
+        };
+        let shifted = match &w.lo {
+            crate::notation::Bound::Const(0) => c,
+            lo => bin(Op::Sub, c, bound(lo)),
+        };
+        match &w.step {
+            crate::notation::Bound::Const(1) => shifted,
+            step => bin(Op::Div, shifted, bound(step)),
+        }
+    }
+
+    /// The coordinate at position `p` of level `k` of access `a`, as an index value.
+    pub(super) fn coord_at(&self, scope: &Scope, a: AccessId, k: usize, p: IrExpr) -> IrExpr {
+        let c = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![p]);
+        self.unprojected(a, k, c)
+    }
+
+    /// Whether position `p` of level `k` of access `a` holds a coordinate of the iteration:
+    /// `is_stored(p)` for a level that is not compact; through a strided window, also that
+    /// the coordinate is on the stride (`(c - lo) % step == 0`).
+    pub(super) fn stored_at(&self, scope: &Scope, a: AccessId, k: usize, p: IrExpr) -> IrExpr {
+        let mut test = IrExpr::Bool(true);
+        if !self.format(a).levels[k].is_compact() {
+            test = self.level_call_in(scope, a, k, LevelFn::Stored, vec![p.clone()]);
+        }
+        if let Some(w) = self.window(a, k).filter(|w| w.strided()) {
+            let c = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![p]);
+            let shifted = bin(Op::Sub, c, bound(&w.lo));
+            let aligned = bin(
+                Op::Eq,
+                bin(Op::Rem, shifted, bound(&w.step)),
+                IrExpr::Usize(0),
+            );
+            test = and(test, aligned);
+        }
+        test
+    }
+
+    fn segment_bounds(&mut self, scope: &Scope, a: AccessId, k: usize, mutable: bool) -> Vec<Stmt> {
         let (p, end) = (Local::Pos(a, k), Local::End(a, k));
         let parent = k.checked_sub(1).and_then(|j| scope.pos[a].get(j)).cloned();
         let present = scope.present[a].clone();
@@ -157,7 +243,8 @@ impl Lowerer<'_> {
             k.checked_sub(1).and_then(|j| scope.pos[a].get(j)),
             Some(Pos::One(_))
         );
-        level.is_compact() || level.is_branchless() && below_one
+        let strided = self.window(a, k).is_some_and(|w| w.strided());
+        !strided && (level.is_compact() || level.is_branchless() && below_one)
     }
 
     /// Whether iterator `(a, k)` runs over positions that may hold no coordinate in storage
@@ -177,7 +264,7 @@ impl Lowerer<'_> {
             return Vec::new();
         }
         let p = var(Local::Pos(a, k));
-        let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![p.clone()]);
+        let stored = self.stored_at(scope, a, k, p.clone());
         let empty = and(bin(Op::Lt, p.clone(), var(Local::End(a, k))), not(stored));
         let step = bin(Op::Add, p.clone(), IrExpr::Usize(1));
         vec![Stmt::While(empty, vec![Stmt::Assign(p, Assign::Set, step)])]
@@ -224,7 +311,7 @@ impl Lowerer<'_> {
         if scope.reordered.contains(&(a, k)) {
             call(var(Local::Scratch(a, k)), "coord", vec![it])
         } else {
-            self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![it])
+            self.coord_at(scope, a, k, it)
         }
     }
 
@@ -274,5 +361,13 @@ impl Lowerer<'_> {
             }
         }
         scope
+    }
+}
+
+/// A window bound as an index expression.
+fn bound(b: &crate::notation::Bound) -> IrExpr {
+    match b {
+        crate::notation::Bound::Const(n) => IrExpr::Usize(*n),
+        crate::notation::Bound::Param(p) => IrExpr::Param(p.clone()),
     }
 }

@@ -98,7 +98,7 @@ impl Lowerer<'_> {
         if unique {
             body.extend(self.case_body(scope, v, point, &[(a, k)], target, loop_vars));
             if skips_empty {
-                let stored = self.level_call_in(scope, a, k, LevelFn::Stored, vec![var(p)]);
+                let stored = self.stored_at(scope, a, k, var(p));
                 body = vec![Stmt::If(stored, body, vec![])];
             }
             stmts.push(self.segment_loop(scope, (a, k), body));
@@ -207,7 +207,9 @@ impl Lowerer<'_> {
             _ => return None,
         };
         let resolved_to_parent = scope.pos[a].len() == k;
-        if !level.is_branchless()
+        // Through a window the child may lie outside it: the general loop seeks.
+        if self.window(a, k).is_some()
+            || !level.is_branchless()
             || !resolved_to_parent
             || scope.is_dynamic(a)
             || !(level.is_unique() || scatters)
@@ -250,7 +252,7 @@ impl Lowerer<'_> {
             ));
         }
         let mut stmts = self.iterator_bounds(scope, a, k, false);
-        let coord = self.level_call_in(scope, a, k, LevelFn::PosAccess, vec![var(p)]);
+        let coord = self.coord_at(scope, a, k, var(p));
         let mut inner = scope.clone();
         inner.bound[v] = true;
         inner.scatter = true;
