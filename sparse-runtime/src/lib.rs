@@ -376,6 +376,16 @@ pub use mode_order::{Identity, ModeOrder, Modes};
 ///
 /// See [`guide::schedules`].
 ///
+/// # Functions, fill values, reductions and windows
+///
+/// Every tensor has a fill value (the value of what it does not store, zero by default);
+/// `#[fill(inf)] w: &Csr<f64>` compiles a kernel for an infinity-filled `w`. Kernels call
+/// the [`functions`] prelude (`min(a(i), b(i))`, `and`, `not`, `pow`, ...) and functions
+/// declared in the same block with their algebraic properties
+/// (`#[function(commutative, associative, identity = 0, annihilator = inf)] fn plus(..)`),
+/// reduce by monoids (`min[j](plus(w(i, j), d(j)))`, `any[j](..)`), and read windows of
+/// operands in place (`a(i[lo..hi], j)`). See [`guide::sparse_arrays`].
+///
 /// # Formats
 ///
 /// | format | levels | for |

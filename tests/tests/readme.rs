@@ -244,3 +244,57 @@ fn everyday_tensor_api() -> Result<(), Error> {
     );
     Ok(())
 }
+
+mod sparse_arrays {
+    use super::*;
+
+    sparse_kernel! {
+        /// Addition of path lengths: infinity (no path) annihilates it.
+        #[function(commutative, associative, identity = 0, annihilator = inf)]
+        fn plus(a: f64, b: f64) -> f64 {
+            a + b
+        }
+
+        /// One Bellman-Ford relaxation (tropical min-plus `mxv`): only stored edges are visited.
+        pub fn relax(next: &mut Dense1<f64>, #[fill(inf)] w: &Csr<f64>, d: &Dense1<f64>) {
+            next(i) = min(d(i), min[j](plus(w(i, j), d(j))))
+        }
+
+        /// `x` where `m` stores nothing: a structural complemented mask.
+        #[function(iterate(x & !m))]
+        fn unless(x: u8, m: u8) -> u8 {
+            if m != 0 { 0 } else { x }
+        }
+
+        /// One BFS step: unvisited vertices with an edge from the frontier (boolean semiring).
+        pub fn bfs_step(next: &mut SparseVec<u8>, g: &Csr<u8>, f: &SparseVec<u8>, seen: &SparseVec<u8>) {
+            next(i) = unless(any[j](and(g(i, j), f(j))), seen(i))
+        }
+    }
+
+    /// README's "Sparse array programming" kernels on a path 0 -> 1 -> 2 -> 3 plus 0 -> 3.
+    #[test]
+    fn relax_and_bfs_as_in_readme() -> Result<(), Error> {
+        let inf = f64::INFINITY;
+        // Edges stored by destination row.
+        let edges = [([1, 0], 1.0), ([2, 1], 1.0), ([3, 2], 1.0), ([3, 0], 5.0)];
+        let w = Csr::from_entries(&[4, 4], edges)?.with_fill(inf);
+        let mut d = Dense1::from_vec(vec![0.0, inf, inf, inf]);
+        let mut next = Dense1::zeros(4);
+        for _ in 0..3 {
+            relax(&mut next, &w, &d)?;
+            std::mem::swap(&mut d, &mut next);
+        }
+        assert_eq!(d.as_slice(), &[0.0, 1.0, 2.0, 3.0]);
+        let g = Csr::from_entries(&[4, 4], edges.map(|(c, _)| (c, 1u8)))?;
+        let f = SparseVec::from_entries(&[4], [([0], 1u8)])?;
+        let mut next = f.clone();
+        bfs_step(&mut next, &g, &f, &f)?;
+        assert_eq!(next.entries(), vec![(vec![1], 1), (vec![3], 1)]);
+        let seen = SparseVec::from_entries(&[4], [([0], 1u8), ([1], 1), ([3], 1)])?;
+        let frontier = next.clone();
+        bfs_step(&mut next, &g, &frontier, &seen)?;
+        assert_eq!(next.entries(), vec![(vec![2], 1)]);
+        Ok(())
+    }
+}

@@ -18,7 +18,12 @@
 //! | an unsupported operator or expression | `` unsupported operator in index notation ``, help: `` the operators are `+`, `-`, `*`, `/` and unary `-` `` |
 //! | value types that differ | `` scalar `alpha` is `f32` but `y` holds `f64` `` |
 //! | a float literal in an integer kernel | `` float literal in a kernel over `i64` ``, help: `` write an integer literal `` |
-//! | a sparse divisor | `` divisor `c` is sparse (SparseVec<f64>): dividing by its implicit zeros is undefined `` |
+//! | a sparse divisor with fill value 0 | `` divisor `c` is sparse (SparseVec<f64>) with fill value 0: dividing by its implicit zeros is undefined `` |
+//! | an unknown function or reduction | `` unknown function `hypot` ``, `` unknown reduction `median` ``, help listing the prelude ([`sparse_arrays`](super::sparse_arrays)) |
+//! | a reduction by a function that is not a monoid | `` `plain` cannot reduce: a reduction needs a commutative, associative function of two arguments with an identity `` |
+//! | contradictory properties | `` contradictory properties of `both`: 0 is both the identity and the annihilator of `a` `` |
+//! | an output fill that is not the derived one | `` the output's fill value is inf, not 0: that is the statement's value where no operand is stored `` |
+//! | a window no level reaches | `` a window cannot reach mode 0 of `a`: it is stored in a `Hashed` level, whose coordinates are not in order `` |
 //! | a misspelt format | `` `i32` is not an index type ``, `` `Dense2` takes its value type ``, or an unknown type name listing the known ones |
 //! | an alias, re-export or look-alike of a format | rustc's `mismatched types` at the parameter: a format is read from its name, and rustc checks that the name is the runtime type |
 //! | an output that cannot be assembled | `` output format `Tensor<f64, (Dense, Singleton)>` cannot be assembled: its `Singleton` level (level 1) appends in lockstep with its parent, ... `` |
@@ -48,7 +53,8 @@
 //!
 //! | variant | raised by |
 //! |---|---|
-//! | [`DimensionMismatch`](crate::Error::DimensionMismatch) | a kernel whose index variable binds dimensions of different sizes |
+//! | [`DimensionMismatch`](crate::Error::DimensionMismatch) | a kernel whose index variable binds dimensions of different sizes, or a window past its mode ([`sparse_arrays`](super::sparse_arrays#windows)) |
+//! | [`FillMismatch`](crate::Error::FillMismatch) | a kernel given a sparse operand whose fill value is not the one it was compiled for ([`sparse_arrays`](super::sparse_arrays#fill-values)); also no file writer or export to a crate that assumes zero takes a nonzero fill ([`NotRepresentable`](crate::Error::NotRepresentable)) |
 //! | [`NotAssembled`](crate::Error::NotAssembled) | a compute-only variant given an output its kernel did not assemble for these operands ([`schedules`](super::schedules#compute)) |
 //! | [`CoordinateOutOfBounds`](crate::Error::CoordinateOutOfBounds) | a coordinate outside the shape |
 //! | [`OrderMismatch`](crate::Error::OrderMismatch) | a shape or coordinate with the wrong number of modes |

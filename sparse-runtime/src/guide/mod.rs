@@ -20,6 +20,8 @@
 //! 9. [`tensors`]: the everyday tensor API: construction, iteration, rows and fibers,
 //!    pruning, comparison, printing.
 //! 10. [`errors`]: what fails at compile time and what at run time.
+//! 11. [`sparse_arrays`]: fill values, functions with algebraic properties, reductions by
+//!     `min`, `max` and other monoids, semirings, masks and windows.
 //!
 //! # A first kernel
 //!
@@ -56,7 +58,8 @@
 //! Amarasinghe, *Format abstraction for sparse tensor algebra compilers* (OOPSLA 2018: level
 //! formats); Kjolstad et al., *Tensor algebra compilation with workspaces* (CGO 2019);
 //! Chou, Kjolstad and Amarasinghe, *Automatic generation of efficient sparse tensor format
-//! conversion routines* (PLDI 2020).
+//! conversion routines* (PLDI 2020); and Henry et al., *Compilation of sparse array
+//! programming models* (OOPSLA 2021: fill values, functions and windows).
 
 pub mod conversion;
 pub mod errors;
@@ -66,5 +69,6 @@ pub mod interop;
 pub mod loop_orders;
 pub mod notation;
 pub mod schedules;
+pub mod sparse_arrays;
 pub mod sparse_outputs;
 pub mod tensors;
