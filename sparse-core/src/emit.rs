@@ -37,8 +37,12 @@ pub enum Role<'a> {
         name: &'a Ident,
     },
     /// The entry checks of one statement of a sequence kernel (`crate::sequence`), run for
-    /// every statement before the first one runs.
-    ChecksOnly,
+    /// every statement before the first one runs; the fill values of the tensors written by
+    /// earlier statements are checked when the statement itself runs.
+    ChecksOnly {
+        /// The names earlier statements write.
+        written_before: &'a [Ident],
+    },
 }
 
 /// The whole generated function.
@@ -81,7 +85,7 @@ pub fn kernel_fn_as(
     };
     let mut checks = shape_checks(kernel, called);
     checks.extend(e.fill_checks());
-    if let Role::ChecksOnly = role {
+    if let Role::ChecksOnly { .. } = role {
         return quote! {
             #[allow(unused_variables, clippy::all)]
             #sig {
@@ -329,7 +333,22 @@ fn accessed(kernel: &Kernel, tensor: usize) -> bool {
 /// Whether a kernel checks anything on entry besides its parameters' types: a sequence
 /// kernel runs the checks of each of its statements that does before any statement.
 pub fn has_entry_checks(kernel: &Kernel) -> bool {
-    !shape_checks(kernel, &kernel.name).is_empty()
+    !shape_checks(kernel, &kernel.name).is_empty() || !fill_checked(kernel).is_empty()
+}
+
+/// The tensors whose fill value a kernel checks on entry: every sparse one it reads (not an
+/// output it overwrites, nor the old contents it moves out of the output, checked as the
+/// output).
+fn fill_checked(k: &Kernel) -> Vec<usize> {
+    let overwritten = k
+        .output_access()
+        .map(|a| k.accesses[a].tensor)
+        .filter(|_| k.old_output.is_none() && k.op == crate::notation::AssignOp::Assign);
+    (0..k.tensors.len())
+        .filter(|&t| k.accesses.iter().any(|a| a.tensor == t))
+        .filter(|&t| Some(t) != k.old_output && Some(t) != overwritten)
+        .filter(|&t| !k.param_format(t).is_all_dense())
+        .collect()
 }
 
 /// `PhantomData<written> : PhantomData<canonical>`, spanned at the written type, where rustc
@@ -1006,12 +1025,14 @@ impl Emitter<'_> {
     /// dense operand stores every component: its fill is never read).
     fn fill_checks(&self) -> TokenStream {
         let k = self.kernel;
+        let skipped: &[Ident] = match self.role {
+            Role::ChecksOnly { written_before } => written_before,
+            _ => &[],
+        };
         let mut out = TokenStream::new();
-        for (t, tensor) in k.tensors.iter().enumerate() {
-            let written = k.output_access().map(|a| k.accesses[a].tensor) == Some(t)
-                && k.old_output.is_none()
-                && k.op == crate::notation::AssignOp::Assign;
-            if Some(t) == k.old_output || k.param_format(t).is_all_dense() || written {
+        for t in fill_checked(k) {
+            let tensor = &k.tensors[t];
+            if skipped.iter().any(|s| crate::names::same(s, &tensor.name)) {
                 continue;
             }
             let name = &tensor.name;

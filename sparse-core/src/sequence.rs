@@ -45,6 +45,8 @@ pub struct Step {
     pub item: syn::ItemFn,
     /// The arguments the generated function passes, in the order of the step's parameters.
     args: Vec<TokenStream>,
+    /// The name the statement writes.
+    output: Ident,
 }
 
 /// A sequence kernel's statements as steps, and the temporaries they define.
@@ -96,7 +98,11 @@ pub fn read(item: &syn::ItemFn) -> Result<Sequence, syn::Error> {
         value_type: &value_type,
     };
     Ok(Sequence {
-        steps: statements.iter().map(|s| scope.step(item, s)).collect(),
+        steps: statements
+            .iter()
+            .enumerate()
+            .map(|(k, s)| scope.step(item, s, read_later(&statements[k + 1..], &s.output)))
+            .collect(),
         temporaries: temporaries.iter().map(|t| t.name.clone()).collect(),
         value_type,
     })
@@ -361,14 +367,32 @@ impl Scope<'_> {
     /// The single-statement kernel of statement `s`: the kernel's parameters (the one it
     /// writes as declared, the others shared or by value), then the temporaries it names
     /// (the one it defines as `&mut`).
-    fn step(&self, item: &syn::ItemFn, s: &Statement) -> Step {
+    ///
+    /// A tensor a later statement reads carries its declared fill value (zero without one)
+    /// as an assertion on the statement that writes it: the compiler then proves that the
+    /// fill it leaves is the one the readers were compiled for.
+    fn step(&self, item: &syn::ItemFn, s: &Statement, read_later: bool) -> Step {
         let named = |n: &Ident| same(n, &s.output) || s.reads.iter().any(|r| same(r, n));
         let mut inputs: Vec<syn::FnArg> = Vec::new();
         let mut args = Vec::new();
         // Every parameter, so that the statement's check knows (and names, in its help) all
         // the kernel's tensors; the generated code binds only the ones it uses.
         for p in self.params {
-            let (input, arg) = param_use(p, same(&p.name, &s.output));
+            let written = same(&p.name, &s.output);
+            let (mut input, arg) = param_use(p, written);
+            let assert_zero = written
+                && read_later
+                && matches!(p.kind, ParamKind::Tensor(ref f) if !f.is_all_dense());
+            if let syn::FnArg::Typed(pt) = &mut input {
+                match &p.fill_attr {
+                    Some(attr) => pt.attrs.push(attr.clone()),
+                    None if assert_zero => {
+                        let span = p.name.span();
+                        pt.attrs.push(syn::parse_quote_spanned!(span=> #[fill(0)]));
+                    }
+                    None => {}
+                }
+            }
             inputs.push(input);
             args.push(arg);
         }
@@ -396,8 +420,18 @@ impl Scope<'_> {
                 block: Box::new(syn::parse_quote!({ #body })),
             },
             args,
+            output: s.output.clone(),
         }
     }
+}
+
+/// Whether one of `later` reads `name` (on its right side, or by `+=`/`-=` into it).
+fn read_later(later: &[Statement], name: &Ident) -> bool {
+    later.iter().any(|s| {
+        s.reads.iter().any(|r| same(r, name))
+            || same(&s.output, name)
+                && matches!(&s.body, syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_)))
+    })
 }
 
 /// A parameter as the statement's kernel declares it, and the argument passed for it: the
@@ -443,7 +477,16 @@ pub fn emit(item: &syn::ItemFn, sequence: &Sequence, compiled: &[crate::Compiled
         let run = bind(&format!("statement_{k}"), crate::emit::Role::Plain);
         calls.extend(quote!(#run(#(#args),*)?;));
         if crate::emit::has_entry_checks(&c.kernel) {
-            let check = bind(&format!("check_{k}"), crate::emit::Role::ChecksOnly);
+            // A tensor an earlier statement writes gets its fill there (asserted at compile
+            // time to be the one declared): its current one is not checked beforehand.
+            let skip: Vec<Ident> = sequence.steps[..k]
+                .iter()
+                .map(|s| s.output.clone())
+                .collect();
+            let role = crate::emit::Role::ChecksOnly {
+                written_before: &skip,
+            };
+            let check = bind(&format!("check_{k}"), role);
             checks.extend(quote!(#check(#(#args),*)?;));
         }
     }

@@ -719,3 +719,36 @@ fn operators_over_fill_values() {
         });
     }
 }
+
+// ----- several statements ---------------------------------------------------------------------
+
+sparse_kernel! {
+    /// The smallest stored distance, then every distance's excess over it, as one kernel.
+    fn excess(out: &mut Csr<f64>, best: &mut f64, #[fill(inf)] d: &Csr<f64>) {
+        let m = min[i](min[j](d(i, j)));
+        best = m;
+        out(i, j) = d(i, j) - m;
+    }
+}
+
+#[test]
+fn functions_and_fills_in_a_sequence() {
+    let inf = f64::INFINITY;
+    for shape in MATRIX_SHAPES {
+        sweep(|density, seed| {
+            let de = float_entries(&shape, density, case_seed(seed, &shape, 13));
+            let d: Csr<f64> = build_filled(&shape, &de, inf);
+            let dd = logical(&d);
+            let m = dd.data.iter().copied().fold(inf, fmin);
+            let mut out: Csr<f64> = build(&shape, &[]);
+            let mut best = 0.0;
+            excess(&mut out, &mut best, &d).unwrap();
+            assert_eq!(best, m, "{shape:?} {density} {seed}");
+            let mut want = dd.clone();
+            for v in &mut want.data {
+                *v -= m;
+            }
+            assert_same(&logical(&out), &want, (shape, density, seed));
+        });
+    }
+}
