@@ -116,6 +116,9 @@ fn check_output_fill(
             format!("the output's fill value is computed when the kernel runs, so it cannot be declared {declared}"),
             "remove the `#[fill(..)]`: the kernel gives the output its fill value",
         ),
+        // Stored everywhere (or, a sum over an empty dimension, nowhere, where it is 0):
+        // the output gets fill 0.
+        None if declared.is_zero() => {}
         None => diags.error_spanned(
             attr,
             format!("the statement has a value at every coordinate (a constant or a reduction over implicit values), so the output has no fill value to declare {declared}"),
