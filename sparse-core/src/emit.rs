@@ -216,6 +216,11 @@ fn update(kernel: &Kernel, old: usize, body: TokenStream) -> TokenStream {
     }
 }
 
+/// The label of reduction `n`'s loops (mixed-site: no user label can name it).
+fn reduce_label(n: usize) -> syn::Lifetime {
+    syn::Lifetime::new(&format!("'reduce_{n}"), Span::mixed_site())
+}
+
 /// A per-case body's function, nested in the kernel's (mixed-site name): its own item, so
 /// the user's body is never inside the kernel's `unsafe` block nor sees the kernel's locals.
 fn case_name(f: usize, n: usize) -> Ident {
@@ -800,6 +805,15 @@ impl Emitter<'_> {
             Stmt::Expr(e) => {
                 let e = self.expr(e, 0);
                 quote! { #e; }
+            }
+            Stmt::Block(n, body) => {
+                let label = reduce_label(*n);
+                let body = self.block(body);
+                quote! { #label: { #body } }
+            }
+            Stmt::Exit(n) => {
+                let label = reduce_label(*n);
+                quote! { break #label; }
             }
         }
     }

@@ -220,6 +220,10 @@ pub enum Stmt {
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     /// An expression evaluated for its effect (an assembly call).
     Expr(Expr),
+    /// `'reduce_n: { body }`: the loops of reduction `n`, which a [`Stmt::Exit`] leaves.
+    Block(usize, Vec<Stmt>),
+    /// `break 'reduce_n;`: the reduction's value can no longer change.
+    Exit(usize),
 }
 
 /// Shorthands used by lowering.
@@ -353,6 +357,12 @@ impl Printer<'_, '_> {
                 let e = self.expr(e);
                 writeln!(self.f, "{pad}{e}")
             }
+            Stmt::Block(n, body) => {
+                writeln!(self.f, "{pad}'reduce_{n}: {{")?;
+                self.block(body, depth + 1)?;
+                writeln!(self.f, "{pad}}}")
+            }
+            Stmt::Exit(n) => writeln!(self.f, "{pad}break 'reduce_{n}"),
         }
     }
 
@@ -440,6 +450,7 @@ fn prune_block(stmts: Vec<Stmt>) -> (Vec<Stmt>, HashSet<Local>) {
             }
             Stmt::For(v, lo, hi, body) => Stmt::For(v, lo, hi, prune_nested(body, &mut live)),
             Stmt::While(c, body) => Stmt::While(c, prune_nested(body, &mut live)),
+            Stmt::Block(n, body) => Stmt::Block(n, prune_nested(body, &mut live)),
             Stmt::If(c, t, e) => {
                 let t = prune_nested(t, &mut live);
                 Stmt::If(c, t, prune_nested(e, &mut live))
@@ -474,6 +485,7 @@ fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
             visit_expr(hi, f);
         }
         Stmt::While(c, _) | Stmt::If(c, _, _) => visit_expr(c, f),
+        Stmt::Block(..) | Stmt::Exit(_) => {}
     }
 }
 
@@ -486,7 +498,19 @@ fn stmt_uses(stmt: &Stmt, name: Local) -> bool {
         }
         Stmt::While(c, body) => expr_uses(c, name) || block_uses(body, name),
         Stmt::If(c, t, e) => expr_uses(c, name) || block_uses(t, name) || block_uses(e, name),
+        Stmt::Block(_, body) => block_uses(body, name),
+        Stmt::Exit(_) => false,
     }
+}
+
+/// Whether a block leaves reduction `n`'s loops anywhere (`Stmt::Exit(n)`).
+pub fn exits(stmts: &[Stmt], n: usize) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Exit(m) => *m == n,
+        Stmt::For(_, _, _, body) | Stmt::While(_, body) | Stmt::Block(_, body) => exits(body, n),
+        Stmt::If(_, t, e) => exits(t, n) || exits(e, n),
+        _ => false,
+    })
 }
 
 /// Whether `e` reads local `name`.
@@ -533,6 +557,8 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
                 visit_locals(e, f);
             }
             Stmt::Expr(e) => visit_expr(e, f),
+            Stmt::Block(_, body) => visit_locals(body, f),
+            Stmt::Exit(_) => {}
         }
     }
 }

@@ -295,3 +295,13 @@ fn min_plus_mxv() {
         }"
     ));
 }
+
+/// A fold by `or` stops at its annihilator: `any` leaves a row at its first true term.
+#[test]
+fn any_exits_at_its_annihilator() {
+    insta::assert_snapshot!(generated(
+        "pub fn reached(next: &mut SparseVec<u8>, g: &Csr<u8>, f: &Dense1<u8>) {
+            next(i) = any[j](and(g(i, j), f(j)))
+        }"
+    ));
+}

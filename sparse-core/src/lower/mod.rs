@@ -84,6 +84,9 @@ enum Target {
         /// The reduction covers its dimension (its body's fill is not its identity): every
         /// coordinate the loops visit is folded, operands present or not.
         covers: bool,
+        /// The function's annihilator, where the loops stop once it is reached (the fold
+        /// keeps it whatever follows): an `any` stops at the first true term.
+        exit: bool,
     },
     /// The kernel's workspace, below the outer loops of its output (`crate::workspace`).
     Workspace,
@@ -340,6 +343,28 @@ impl<'k> Lowerer<'k> {
         self.kernel.format_of(a)
     }
 
+    /// The value at which a fold by function `f` stops (its annihilator, the same for both
+    /// parameters). Not for an operator: `prod` stopping at 0 would skip a later `inf` or
+    /// NaN, whose product IEEE arithmetic defines; a function's annihilator holds exactly.
+    /// Nor for an infinite annihilator (`min` at `-inf`): only infinite values reach it, so
+    /// testing for it in every step costs more than it saves (and keeps `min` from
+    /// vectorizing).
+    fn early_exit(&self, f: crate::algebra::FuncId) -> Option<crate::algebra::Constant> {
+        let function = &self.kernel.functions[f];
+        if matches!(function.callee, crate::algebra::Callee::Operator(_)) {
+            return None;
+        }
+        let first = function.annihilator.first()?.as_ref()?;
+        if matches!(first, crate::algebra::Constant::Infinity { .. }) {
+            return None;
+        }
+        function
+            .annihilator
+            .iter()
+            .all(|z| z.as_ref().is_some_and(|z| z.same(first)))
+            .then(|| first.clone())
+    }
+
     /// A root sum iterated outside the output's loops (the output accumulates across it)
     /// whose body's fill is not zero: every coordinate it visits adds to the output.
     fn root_covers(&self) -> bool {
@@ -437,7 +462,11 @@ impl<'k> Lowerer<'k> {
         let (value, present) = self.value(scope, &expr, need_presence, &mut stmts);
         let write = match target {
             Target::Temp {
-                id, some, monoid, ..
+                id,
+                some,
+                monoid,
+                exit,
+                ..
             } => {
                 let temp = var(Local::Temp(id));
                 let fold = match monoid {
@@ -452,6 +481,10 @@ impl<'k> Lowerer<'k> {
                 if some {
                     let flag = var(Local::TempSome(id));
                     w.push(Stmt::Assign(flag, Assign::Set, IrExpr::Bool(true)));
+                }
+                if let Some(z) = monoid.filter(|_| exit).and_then(|f| self.early_exit(f)) {
+                    let reached = bin(Op::Eq, var(Local::Temp(id)), constant(&z));
+                    w.push(Stmt::If(reached, vec![Stmt::Exit(id)], vec![]));
                 }
                 w
             }
@@ -593,13 +626,21 @@ impl<'k> Lowerer<'k> {
                 if some {
                     stmts.push(Stmt::Let(Local::TempSome(id), true, IrExpr::Bool(false)));
                 }
+                let exit = monoid.and_then(|f| self.early_exit(f));
                 let target = Target::Temp {
                     id,
                     some,
                     monoid,
                     covers,
+                    exit: exit.is_some(),
                 };
-                stmts.extend(self.lower_loops(scope, expr.clone(), target, vars));
+                let loops = self.lower_loops(scope, expr.clone(), target, vars);
+                // Labelled only where a fold can exit (a label nothing leaves is a warning).
+                if ir::exits(&loops, id) {
+                    stmts.push(Stmt::Block(id, loops));
+                } else {
+                    stmts.extend(loops);
+                }
                 let present = if some {
                     var(Local::TempSome(id))
                 } else {
