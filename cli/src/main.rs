@@ -234,14 +234,28 @@ fn compile_and_print(text: &str, views: &[View], options: &Options) -> Result<St
     })?;
     let tokens = unwrap_macro(tokens);
     let (items, mut errors) = parse_kernels(tokens.clone()).map_err(kernels)?;
+    // Functions declared for index notation (`#[function(..)]`), as the macro reads them:
+    // every kernel of the block can call them.
+    let (declarations, items): (Vec<syn::ItemFn>, Vec<syn::ItemFn>) = items
+        .into_iter()
+        .partition(|item| sparse_core::algebra::is_declaration(&item.attrs));
+    let mut functions = Vec::new();
+    for item in &declarations {
+        let mut diags = sparse_core::diagnostic::Diagnostics::default();
+        let (function, _) = sparse_core::algebra::declare(item, &mut diags);
+        match diags.into_error() {
+            Some(e) => errors.extend(Diagnostic::from_syn(e)),
+            None => functions.extend(function),
+        }
+    }
     let mut compiled = Vec::new();
     for item in &items {
         // A kernel of several statements is compiled one statement at a time; each is
         // explained on its own.
         let result = if sparse_core::sequence::is_sequence(item) {
-            sparse_core::compile_sequence(item, &[]).map(|(_, steps)| steps)
+            sparse_core::compile_sequence(item, &functions).map(|(_, steps)| steps)
         } else {
-            sparse_core::compile(item).map(|c| vec![c])
+            sparse_core::compile_with(item, &functions).map(|c| vec![c])
         };
         match result {
             Ok(steps) => {

@@ -688,3 +688,31 @@ fn kernels_of_several_statements() {
         open.stderr
     );
 }
+
+/// A block with a function declared for index notation: the kernels that call it compile
+/// against it, and the lattice shows the omitter point of its explicit region.
+#[test]
+fn declared_functions_are_known_to_the_kernels_of_the_block() {
+    let source = "sparse_kernel! {
+    #[function(iterate(x & !m))]
+    fn unless(x: u8, m: u8) -> u8 { if m != 0 { 0 } else { x } }
+    fn step(next: &mut SparseVec<u8>, g: &Csr<u8>, f: &Dense1<u8>, seen: &SparseVec<u8>) {
+        next(i) = unless(any[j](and(g(i, j), f(j))), seen(i))
+    }
+}
+";
+    let path = std::env::temp_dir().join(format!("sparse-kernel-cli-fn-{}.rs", std::process::id()));
+    std::fs::write(&path, source).unwrap();
+    let lattice = ok(&["--file", path.to_str().unwrap(), "--lattice"]);
+    let code = ok(&["--file", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        lattice.contains("computes nothing (an omitter"),
+        "{lattice}"
+    );
+    assert!(lattice.contains("any[j]"), "{lattice}");
+    assert!(
+        code.contains("fn step(") && code.contains("unless("),
+        "{code}"
+    );
+}

@@ -1049,7 +1049,12 @@ impl<'p> Builder<'p> {
                     .iter()
                     .find(|f| same(&f.name, &name))
                     .cloned()
-                    .or_else(|| algebra::reduction_name(&plain).and_then(algebra::prelude));
+                    .or_else(|| {
+                        // Named as written (`any`), though it folds by `or`.
+                        let mut f = algebra::reduction_name(&plain).and_then(algebra::prelude)?;
+                        f.name = name.clone();
+                        Some(f)
+                    });
                 let Some(f) = f else {
                     diags.error_help(
                         name.span(),

@@ -124,9 +124,21 @@ pub fn loop_order_after(
     if !graph.try_add(&outer_edges(kernel.vars.len(), outer)) {
         return None;
     }
-    // Without outer variables the sum nesting is acyclic by construction; with them, a sum
-    // that must be complete inside an outer loop leaves no order.
-    if !graph.try_add(&nesting_edges(kernel)) {
+    // Without outer variables or a forced order the sum nesting is acyclic by construction;
+    // with them, a reduction that must be complete inside a loop the order puts inside it
+    // leaves no order.
+    let nesting = nesting_edges(kernel);
+    if !graph.try_add(&nesting) {
+        if let Some(&(u, v)) = nesting.iter().find(|&&e| !graph.clone().try_add(&[e])) {
+            let (outer, inner) = (&kernel.vars[u].name, &kernel.vars[v].name);
+            diags.error_help(
+                inner.span(),
+                format!(
+                    "`{inner}` is reduced inside the loops over `{outer}` (its reduction is folded for each `{outer}`), so no loop over `{inner}` can run outside `{outer}`"
+                ),
+                format!("iterate `{outer}` before `{inner}` in the schedule's `order(..)`"),
+            );
+        }
         return None;
     }
     let output = kernel.output_access();
