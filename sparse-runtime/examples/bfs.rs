@@ -65,20 +65,35 @@ sparse_kernel! {
     }
 
     /// One level: the vertices with an edge from `frontier` that `visited` does not store.
-    fn step_unless(next: &mut SparseVec<u8>, g: &Csr<u8>, frontier: &Dense1<u8>, visited: &SparseVec<u8>) {
+    fn step_unless(
+        next: &mut SparseVec<u8>,
+        g: &Csr<u8>,
+        frontier: &Dense1<u8>,
+        visited: &SparseVec<u8>,
+    ) {
         next(i) = unless(any[j](and(g(i, j), frontier(j))), visited(i))
     }
 
     /// One level with a dense mask read by value, and the visited set updated in the same
     /// kernel.
-    fn step_dense(next: &mut Dense1<u8>, visited: &mut Dense1<u8>, g: &Csr<u8>, frontier: &Dense1<u8>) {
+    fn step_dense(
+        next: &mut Dense1<u8>,
+        visited: &mut Dense1<u8>,
+        g: &Csr<u8>,
+        frontier: &Dense1<u8>,
+    ) {
         next(i) = and(any[j](and(g(i, j), frontier(j))), not(visited(i)));
         visited(i) = or(visited(i), next(i));
     }
 
     /// One level with a sparse frontier: exact patterns, but each row is merged with the
     /// whole frontier.
-    fn step_sparse(next: &mut SparseVec<u8>, visited: &mut SparseVec<u8>, g: &Csr<u8>, frontier: &SparseVec<u8>) {
+    fn step_sparse(
+        next: &mut SparseVec<u8>,
+        visited: &mut SparseVec<u8>,
+        g: &Csr<u8>,
+        frontier: &SparseVec<u8>,
+    ) {
         next(i) = unless(any[j](and(g(i, j), frontier(j))), visited(i));
         visited(i) = or(visited(i), next(i));
     }
