@@ -27,7 +27,7 @@
 //! - [`Formulation::DenseNot`]: everything `Dense1<u8>`, the mask as a value,
 //!   `and(any[j](..), not(visited(i)))`, and `visited(i) = or(visited(i), next(i))` as the
 //!   kernel's second statement. Every level reads every edge (`not(visited(i))` has fill value
-//!   1, so it does not shrink the iteration space): 1.7-2.5x the time of `Unless` on the
+//!   1, so it does not shrink the iteration space): 1.7-2.0x the time of `Unless` on the
 //!   default graph.
 //! - [`Formulation::SparseFrontier`]: frontier, visited and next all `SparseVec<u8>`, the mask
 //!   by `unless`, and `visited(i) = or(visited(i), next(i))` as a second statement. Its
