@@ -237,3 +237,166 @@ fn mttkrp_kernels_match_the_hand_written_loop() {
     let got = cp_als::mttkrp_all(&empty, &a, &b, &c).unwrap();
     assert!(got.iter().all(|m| m.as_slice().iter().all(|&v| v == 0.0)));
 }
+
+#[allow(dead_code)]
+#[path = "../../sparse-runtime/examples/bfs.rs"]
+mod bfs;
+
+#[allow(dead_code)]
+#[path = "../../sparse-runtime/examples/sssp.rs"]
+mod sssp;
+
+/// BFS levels by relaxation over the edge list, `level(to) = min(level(to), level(from) +
+/// 1)` repeated until nothing changes (no queue, no matrix).
+fn relaxed_levels(nodes: usize, edges: &[(u32, u32)], source: usize) -> Vec<u32> {
+    let mut levels = vec![bfs::UNREACHED; nodes];
+    levels[source] = 0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(from, to) in edges {
+            let (from, to) = (from as usize, to as usize);
+            if levels[from] != bfs::UNREACHED && levels[from] + 1 < levels[to] {
+                levels[to] = levels[from] + 1;
+                changed = true;
+            }
+        }
+    }
+    levels
+}
+
+const FORMULATIONS: [bfs::Formulation; 3] = [
+    bfs::Formulation::Unless,
+    bfs::Formulation::DenseNot,
+    bfs::Formulation::SparseFrontier,
+];
+
+/// Every formulation's levels against the hand-written BFS and the relaxation above,
+/// and the frontier sizes against the levels.
+fn check_bfs(graph: &bfs::Graph, source: usize) {
+    let g = bfs::in_edges(graph).unwrap();
+    let want = relaxed_levels(graph.nodes, &graph.edges, source);
+    assert_eq!(bfs::reference_bfs(graph, source).0, want, "source {source}");
+    for formulation in FORMULATIONS {
+        let s = bfs::bfs(&g, source, formulation).unwrap();
+        assert_eq!(s.levels, want, "{formulation:?} from {source}");
+        let deepest = want.iter().filter(|&&l| l != bfs::UNREACHED).max().unwrap();
+        assert_eq!(s.steps.len(), *deepest as usize + 1, "{formulation:?}");
+        for (depth, step) in s.steps.iter().enumerate() {
+            let at = want.iter().filter(|&&l| l == depth as u32 + 1).count();
+            assert_eq!(step.frontier, at, "{formulation:?}, level {}", depth + 1);
+        }
+        assert_eq!(s.steps.last().unwrap().frontier, 0);
+        assert_eq!(
+            s.reached(),
+            want.iter().filter(|&&l| l != bfs::UNREACHED).count()
+        );
+    }
+}
+
+#[test]
+fn bfs_levels_match_the_hand_written_search() {
+    let graph = bfs::rmat(12, 8, 42);
+    assert_eq!(graph.nodes, 4096);
+    assert!(graph.edges.len() > 25_000 && graph.edges.windows(2).all(|e| e[0] < e[1]));
+    // From the hub, from a vertex with out-edges elsewhere, and from one without any.
+    let lonely = (0..graph.nodes)
+        .find(|&v| !graph.edges.iter().any(|&(from, _)| from as usize == v))
+        .unwrap();
+    for source in [0, 1234, lonely] {
+        check_bfs(&graph, source);
+    }
+}
+
+#[test]
+fn bfs_on_a_hand_made_graph() {
+    // A directed cycle 0 -> 1 -> 2 -> 0 with a tail 2 -> 3 -> 4, a self-loop at 4, an edge
+    // back into the reached part (5 -> 1, from an unreached vertex), and an isolated 6.
+    let graph = bfs::Graph {
+        nodes: 7,
+        edges: vec![(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 4), (5, 1)],
+    };
+    check_bfs(&graph, 0);
+    let g = bfs::in_edges(&graph).unwrap();
+    let s = bfs::bfs(&g, 0, bfs::Formulation::Unless).unwrap();
+    let u = bfs::UNREACHED;
+    assert_eq!(s.levels, vec![0, 1, 2, 3, 4, u, u]);
+    for source in 0..7 {
+        check_bfs(&graph, source);
+    }
+}
+
+/// Shortest distances by relaxation over the edge list in integers, to the fixed point.
+fn relaxed_distances(nodes: usize, edges: &[(u32, u32, u32)], source: usize) -> Vec<f64> {
+    let mut d = vec![u64::MAX; nodes];
+    d[source] = 0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(from, to, w) in edges {
+            let (from, to) = (from as usize, to as usize);
+            if d[from] != u64::MAX && d[from] + u64::from(w) < d[to] {
+                d[to] = d[from] + u64::from(w);
+                changed = true;
+            }
+        }
+    }
+    d.into_iter()
+        .map(|d| {
+            if d == u64::MAX {
+                f64::INFINITY
+            } else {
+                d as f64
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn sssp_distances_match_dijkstra() {
+    let graph = sssp::rmat(12, 8, 42);
+    assert_eq!(graph.nodes, 4096);
+    let w = sssp::in_weights(&graph).unwrap();
+    assert_eq!(w.fill(), f64::INFINITY);
+    for source in [0, 77] {
+        let s = sssp::bellman_ford(&w, source).unwrap();
+        let want = relaxed_distances(graph.nodes, &graph.edges, source);
+        assert_eq!(s.distances, want, "source {source}");
+        let (dijkstra, _) = sssp::dijkstra(&graph, source);
+        assert_eq!(sssp::differences(&s.distances, &dijkstra), 0);
+        // The last round changes nothing, every other something; the first changes the
+        // distance of each out-neighbour of the source (no self-loops at the source count).
+        let rounds = &s.rounds;
+        assert_eq!(rounds.last().unwrap().changed, 0);
+        assert!(rounds[..rounds.len() - 1].iter().all(|r| r.changed > 0));
+        let neighbours = graph
+            .edges
+            .iter()
+            .filter(|&&(from, to, _)| from as usize == source && to as usize != source)
+            .count();
+        assert_eq!(rounds[0].changed, neighbours, "source {source}");
+    }
+}
+
+#[test]
+fn sssp_on_a_hand_made_graph() {
+    // 0 -> 1 (4), 0 -> 2 (1), 2 -> 1 (2): the longer path in edges is shorter; 1 -> 3 (1);
+    // 4 -> 0 (1) from a vertex nothing reaches; 5 isolated.
+    let graph = sssp::Graph {
+        nodes: 6,
+        edges: vec![(0, 1, 4), (0, 2, 1), (1, 3, 1), (2, 1, 2), (4, 0, 1)],
+    };
+    let w = sssp::in_weights(&graph).unwrap();
+    let s = sssp::bellman_ford(&w, 0).unwrap();
+    let inf = f64::INFINITY;
+    assert_eq!(s.distances, vec![0.0, 3.0, 1.0, 4.0, inf, inf]);
+    assert_eq!(s.distances, relaxed_distances(6, &graph.edges, 0));
+    // Round 1 sets 1 (to 4) and 2; round 2 improves 1 (to 3) and sets 3; round 3 improves
+    // 3; round 4 changes nothing.
+    let changed: Vec<usize> = s.rounds.iter().map(|r| r.changed).collect();
+    assert_eq!(changed, vec![2, 2, 1, 0]);
+    // From the isolated vertex: one round, nothing changes.
+    let s = sssp::bellman_ford(&w, 5).unwrap();
+    assert_eq!(s.distances, vec![inf, inf, inf, inf, inf, 0.0]);
+    assert_eq!(s.rounds.len(), 1);
+}
