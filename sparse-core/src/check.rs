@@ -90,10 +90,76 @@ pub fn check(item: &syn::ItemFn, declared: &[Function], diags: &mut Diagnostics)
         functions: builder.functions,
     };
     let kernel = read_old_output(kernel);
+    check_regions(&kernel, &kernel.rhs, diags);
     if let Some((attr, declared)) = output_fill {
         check_output_fill(&kernel, &attr, &declared, diags);
     }
     (!diags.has_errors()).then_some(kernel)
+}
+
+/// A call whose declared region can never hold (`iterate(x & !m)` with a dense `m`, which
+/// stores every component) computes nothing anywhere: certainly not what was meant.
+fn check_regions(kernel: &Kernel, e: &Expr, diags: &mut Diagnostics) {
+    for c in e.children() {
+        check_regions(kernel, c, diags);
+    }
+    let Expr::Call(f, args) = e else { return };
+    let function = &kernel.functions[*f];
+    let Some(region) = &function.iterate else {
+        return;
+    };
+    let everywhere: Vec<bool> = args.iter().map(|a| stored_everywhere(kernel, a)).collect();
+    let free: Vec<usize> = (0..args.len()).filter(|&n| !everywhere[n]).collect();
+    let holds_somewhere = (0..1usize << free.len()).any(|bits| {
+        let mut present = everywhere.clone();
+        for (k, &n) in free.iter().enumerate() {
+            present[n] = bits >> k & 1 == 1;
+        }
+        region.holds(&present)
+    });
+    if holds_somewhere {
+        return;
+    }
+    let dense: Vec<String> = (0..args.len())
+        .filter(|&n| everywhere[n])
+        .map(|n| format!("`{}`", function.params[n]))
+        .collect();
+    let mut ids = Vec::new();
+    e.accesses(&mut ids);
+    let tokens: proc_macro2::TokenStream = ids
+        .iter()
+        .map(|&a| kernel.accesses[a].tokens.clone())
+        .collect();
+    diags.error_spanned(
+        tokens,
+        format!(
+            "`{}` computes nothing here: its region `{}` never holds, since {} is stored everywhere (a dense operand or a constant)",
+            function.name,
+            region.render_top(&function.params),
+            dense.join(" and ")
+        ),
+        "pass a sparse operand (a mask of the stored coordinates), or a function whose value depends on the values, e.g. `and(x, not(m))`",
+    );
+}
+
+/// Whether an expression is present at every coordinate: a dense operand, a constant, or a
+/// node whose region holds over such arguments alone.
+fn stored_everywhere(kernel: &Kernel, e: &Expr) -> bool {
+    match e {
+        Expr::Access(a) => kernel.format_of(*a).is_all_dense(),
+        Expr::Scalar(_) | Expr::Literal(_) => true,
+        Expr::Const(_) => false,
+        Expr::Neg(x) => stored_everywhere(kernel, x),
+        Expr::Sum(..) | Expr::Reduce(..) => algebra::fill_of(kernel, e).is_none(),
+        Expr::Binary(..) | Expr::Call(..) => {
+            let present: Vec<bool> = e
+                .children()
+                .iter()
+                .map(|c| stored_everywhere(kernel, c))
+                .collect();
+            algebra::region_of(kernel, e).is_some_and(|r| r.holds(&present))
+        }
+    }
 }
 
 /// The output's fill value is derived (its value where no operand is stored); a declared one

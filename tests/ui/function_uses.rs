@@ -28,6 +28,14 @@ sparse_kernel! {
     pub fn unknown_function(c: &mut Csr<f64>, a: &Csr<f64>) {
         c(i, j) = hypot(a(i, j), a(i, j))
     }
+
+    /// A structural mask over a dense operand: every coordinate is masked.
+    #[function(iterate(x & !m))]
+    fn unless(x: f64, m: f64) -> f64 { if m != 0.0 { 0.0 } else { x } }
+
+    pub fn dense_mask(y: &mut SparseVec<f64>, a: &Csr<f64>, x: &Dense1<f64>, m: &Dense1<f64>) {
+        y(i) = unless(a(i, j) * x(j), m(i))
+    }
 }
 
 fn main() {}
