@@ -29,11 +29,10 @@
 //! (every contender once per round), which prints ratios less exposed to a changing load.
 
 mod common;
-use common::group;
+use common::{group, interleaved};
 use sparse_benches::{rmat, test_vector};
 use sparse_runtime::prelude::*;
 use std::hint::black_box;
-use std::time::Instant;
 
 /// R-MAT scale: `2^SCALE` vertices.
 const SCALE: u32 = 20;
@@ -136,49 +135,6 @@ fn min_plus_unchecked(a: &Csr<f64>, x: &[f64], y: &mut [f64]) {
             }
             *yi = m;
         }
-    }
-}
-
-/// With `SPARSE_BENCH_INTERLEAVE=N`, before a criterion group: `N` rounds that call every
-/// contender once each, in turn, timing each call, then the fastest and the median time of
-/// each and their ratios to the first hand-written loop's. On a machine shared with other
-/// work, the load changes between criterion's consecutive measurements of a group (seconds
-/// apart) but hardly within one round, so these ratios vary less than criterion's.
-fn interleaved(group: &str, contenders: &mut [(&str, &mut dyn FnMut())]) {
-    let Some(rounds) = std::env::var("SPARSE_BENCH_INTERLEAVE")
-        .ok()
-        .and_then(|n| n.parse::<usize>().ok())
-        .filter(|&n| n > 0)
-    else {
-        return;
-    };
-    let mut times = vec![Vec::with_capacity(rounds); contenders.len()];
-    for _ in 0..rounds {
-        for ((_, run), t) in contenders.iter_mut().zip(&mut times) {
-            let start = Instant::now();
-            run();
-            t.push(start.elapsed().as_secs_f64() * 1e3);
-        }
-    }
-    for t in &mut times {
-        t.sort_by(f64::total_cmp);
-    }
-    let hand = contenders
-        .iter()
-        .position(|(name, _)| name.starts_with("hand"))
-        .unwrap_or(0);
-    let (hand_min, hand_median) = (times[hand][0], times[hand][rounds / 2]);
-    println!(
-        "{group}, interleaved, {rounds} rounds (ms; ratio to {}):",
-        contenders[hand].0
-    );
-    for ((name, _), t) in contenders.iter().zip(&times) {
-        let (min, median) = (t[0], t[rounds / 2]);
-        println!(
-            "  {name:<20} fastest {min:8.2} ({:.2})  median {median:8.2} ({:.2})",
-            min / hand_min,
-            median / hand_median
-        );
     }
 }
 

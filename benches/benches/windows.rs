@@ -15,10 +15,11 @@
 //! Outputs are `Csr`s reused across calls. Before timing, both contenders' results are
 //! checked equal.
 //!
-//! Run with `cargo bench -p sparse-benches --bench windows`.
+//! Run with `cargo bench -p sparse-benches --bench windows`; with
+//! `SPARSE_BENCH_INTERLEAVE=20`, each group is first also timed in interleaved rounds.
 
 mod common;
-use common::group;
+use common::{group, interleaved};
 use criterion::{criterion_group, criterion_main, Criterion};
 use sparse_benches::random_uniform;
 use sparse_runtime::prelude::*;
@@ -85,6 +86,18 @@ fn bench_windows(c: &mut Criterion) {
     add_row_window(&mut c1, &a, &b, lo, hi).unwrap();
     add(&mut c2, &copy_rows(&a, lo, hi), &b).unwrap();
     assert!(c1 == c2, "row windows disagree");
+    interleaved(
+        "row_window_add",
+        &mut [
+            ("copy_then_add", &mut || {
+                let w = copy_rows(black_box(&a), lo, hi);
+                add(&mut c2, &w, &b).unwrap()
+            }),
+            ("generated_window", &mut || {
+                add_row_window(&mut c1, black_box(&a), &b, lo, hi).unwrap()
+            }),
+        ],
+    );
     let mut g = group(c, "row_window_add", c1.nnz());
     g.bench_function("generated_window", |t| {
         t.iter(|| add_row_window(&mut c1, black_box(&a), &b, lo, hi).unwrap())
@@ -103,6 +116,18 @@ fn bench_windows(c: &mut Criterion) {
     add_column_window(&mut c1, &a, &b, lo, hi).unwrap();
     add(&mut c2, &copy_columns(&a, lo, hi), &b).unwrap();
     assert!(c1 == c2, "column windows disagree");
+    interleaved(
+        "column_window_add",
+        &mut [
+            ("copy_then_add", &mut || {
+                let w = copy_columns(black_box(&a), lo, hi);
+                add(&mut c2, &w, &b).unwrap()
+            }),
+            ("generated_window", &mut || {
+                add_column_window(&mut c1, black_box(&a), &b, lo, hi).unwrap()
+            }),
+        ],
+    );
     let mut g = group(c, "column_window_add", c1.nnz());
     g.bench_function("generated_window", |t| {
         t.iter(|| add_column_window(&mut c1, black_box(&a), &b, lo, hi).unwrap())

@@ -259,6 +259,11 @@ pub struct Function {
     pub annihilator: Vec<Option<Constant>>,
     /// An explicit region, replacing the one derived from the properties.
     pub iterate: Option<Region>,
+    /// A value that leaves every *result* of the function unchanged (`or(t, 0) == t` for
+    /// the `0` and `1` that `or` returns, though `or(2, 0)` is `1`): where a fold by it
+    /// starts, and which a reduction may skip. Not an identity: constants are never folded
+    /// by it.
+    pub unit: Option<Constant>,
     /// Per-case bodies, tried in order.
     pub cases: Vec<Case>,
 }
@@ -286,6 +291,7 @@ impl Function {
             identity: vec![None; arity],
             annihilator: vec![None; arity],
             iterate: None,
+            unit: None,
             cases: Vec::new(),
         }
     }
@@ -295,9 +301,12 @@ impl Function {
         self.params.len()
     }
 
-    /// The identity shared by every parameter, if there is one: what a reduction by the
-    /// function starts from.
-    pub fn common_identity(&self) -> Option<&Constant> {
+    /// What a reduction by the function starts from: its unit (an identity on its own
+    /// results, the boolean functions' 0 or 1), else the identity shared by every parameter.
+    pub fn fold_start(&self) -> Option<&Constant> {
+        if let Some(unit) = &self.unit {
+            return Some(unit);
+        }
         let first = self.identity.first()?.as_ref()?;
         self.identity
             .iter()
@@ -309,10 +318,7 @@ impl Function {
     /// reduced coordinates in storage order, which is not the order written), with an
     /// identity to start from.
     pub fn is_monoid(&self) -> bool {
-        self.arity() == 2
-            && self.associative
-            && self.commutative
-            && self.common_identity().is_some()
+        self.arity() == 2 && self.associative && self.commutative && self.fold_start().is_some()
     }
 
     /// A one-line description of the algebra, for docs and `explain`.
@@ -389,21 +395,23 @@ pub fn prelude(name: &str) -> Option<Function> {
             f.annihilator = both(inf(low));
             f
         }
+        // The boolean functions return 0 or 1: `and(x, 1)` is not `x` for `x = 2`, so 1 is
+        // only their unit (an identity on their results).
         "and" => {
             let mut f = binary(true)?;
-            f.identity = both(number(1));
+            f.unit = Some(number(1));
             f.annihilator = both(number(0));
             f
         }
         "or" => {
             let mut f = binary(true)?;
-            f.identity = both(number(0));
+            f.unit = Some(number(0));
             f.annihilator = both(number(1));
             f
         }
         "xor" => {
             let mut f = binary(true)?;
-            f.identity = both(number(0));
+            f.unit = Some(number(0));
             f
         }
         "not" | "exp" => unary()?,
@@ -932,7 +940,7 @@ pub fn fill_of(kernel: &Kernel, e: &Expr) -> Option<Expr> {
             _ => None,
         },
         Expr::Reduce(f, _, body) => {
-            let identity = kernel.functions[*f].common_identity()?;
+            let identity = kernel.functions[*f].fold_start()?;
             match fill_of(kernel, body)? {
                 Expr::Const(c) if c.same(identity) => Some(Expr::Const(c)),
                 _ => None,
@@ -951,6 +959,9 @@ fn fold_constants(kernel: &Kernel, node: &Expr, f: &Function, fills: Vec<Expr>) 
             _ => None,
         })
         .collect();
+    if let Some(c) = fold_boolean(f, &consts) {
+        return Expr::Const(c);
+    }
     if let [Some(a), Some(b)] = consts[..] {
         if f.idempotent && a.same(b) {
             return Expr::Const(a.clone());
@@ -969,6 +980,32 @@ fn fold_constants(kernel: &Kernel, node: &Expr, f: &Function, fills: Vec<Expr>) 
     }
     let _ = kernel;
     rebuild(node, fills)
+}
+
+/// The prelude's boolean functions of constants, which are exact in every value type: a
+/// constant is true unless it is zero, and the result is 0 or 1 (`xor(0, 0)` is 0, so
+/// `and(xor(a, b), c)` is stored only where `c` and `a` or `b` are). Other functions of
+/// constants are left to run time.
+fn fold_boolean(f: &Function, consts: &[Option<&Constant>]) -> Option<Constant> {
+    let Callee::Prelude(name) = f.callee else {
+        return None;
+    };
+    let truth: Vec<bool> = consts
+        .iter()
+        .map(|c| c.map(|c| !c.is_zero()))
+        .collect::<Option<_>>()?;
+    let value = match (name, truth.as_slice()) {
+        ("and", [a, b]) => *a && *b,
+        ("or", [a, b]) => *a || *b,
+        ("xor", [a, b]) => a != b,
+        ("not", [a]) => !a,
+        _ => return None,
+    };
+    Some(if value {
+        Constant::one()
+    } else {
+        Constant::zero()
+    })
 }
 
 /// The same node over other arguments.

@@ -324,6 +324,16 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
             format!("`{}` is a scalar: it has no fill value", param.name),
             "`#[fill(..)]` declares the value of the components a sparse tensor does not store",
         ),
+        (ParamKind::Tensor(format), Some(attr)) if format.remap.is_some() && !param.fill.is_zero() => {
+            diags.error_spanned(
+                attr,
+                format!(
+                    "`{}` is a {}: its components are read through hidden coordinates, which need fill value 0",
+                    param.name, format.written
+                ),
+                "convert it to a format of levels first (`.convert()`, e.g. into `Csr`), or keep fill 0",
+            )
+        }
         (ParamKind::Tensor(format), Some(attr)) if format.is_all_dense() => diags.error_spanned(
             attr,
             format!(

@@ -43,12 +43,23 @@ pub fn parts_after(kernel: &Kernel, outer: &[VarId], diags: &mut Diagnostics) ->
             order,
         }]);
     }
-    let splittable = kernel.output_in_place();
-    let terms: Vec<Expr> = if splittable {
+    let mut terms: Vec<Expr> = if kernel.output_in_place() {
         additive_terms(kernel.rhs.clone())
     } else {
         Vec::new()
     };
+    // The output is the sum of its terms' nests only where each term is zero outside its
+    // own loops: one whose fill value is not zero (an operand filled with 2, a function
+    // mapping zeros to ones) contributes everywhere.
+    // (A term without a fill value is present everywhere: its nest visits every point.)
+    let zero = |t: &Expr| match crate::algebra::fill_of(kernel, t) {
+        None => true,
+        Some(Expr::Const(c)) => c.is_zero(),
+        Some(_) => false,
+    };
+    if !terms.iter().all(zero) {
+        terms.clear();
+    }
     if terms.is_empty() {
         loop_order_after(kernel, outer, diags);
         return None;

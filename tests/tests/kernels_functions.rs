@@ -752,3 +752,87 @@ fn functions_and_fills_in_a_sequence() {
         });
     }
 }
+
+// ----- reproducers from the differential tester --------------------------------------------------
+
+sparse_kernel! {
+    /// CI kernel 62: a structural mask on a hash level is located, so whether it holds the
+    /// coordinate is a run-time flag; the omitter point must not skip every coordinate.
+    #[function(iterate(x & !m))]
+    fn unless_f(x: f64, m: f64) -> f64 {
+        if m != 0.0 { 0.0 } else { x }
+    }
+
+    fn hash_masked(u: &mut HashVec<f64>, v: &SparseVec<f64>, m: &HashVec<f64>) {
+        u(j) = unless_f(v(j), m(j))
+    }
+
+    /// CI kernel 52: a term with fill 2 is not zero outside its loops, so the statement is
+    /// not split into a nest per term (CSC's product would want its own).
+    fn residual_filled(r: &mut Dense1<f64>, #[fill(2)] b: &SparseVec<f64>, a: &Csc<f64>, x: &Dense1<f64>) {
+        r(i) = b(i) - a(i, j) * x(j)
+    }
+
+    /// CI kernel 296: `xor` has no identity (`xor(0, -1)` is 1, not -1): the output's fill is 1.
+    fn xor_filled(c: &mut SparseVec<i64>, a: &SparseVec<i64>, #[fill(-1)] b: &SparseVec<i64>) {
+        c(i) = xor(a(i), b(i))
+    }
+}
+
+#[test]
+fn tester_reproducers() {
+    for n in VECTOR_LENGTHS {
+        sweep(|density, seed| {
+            let case = (n, density, seed);
+            let ve = float_entries(&[n], density, case_seed(seed, &[n], 20));
+            let me = float_entries(
+                &[n],
+                other_density(density, seed, 21),
+                case_seed(seed, &[n], 21),
+            );
+            let (v, m): (SparseVec<f64>, HashVec<f64>) = (build(&[n], &ve), build(&[n], &me));
+            let mut u: HashVec<f64> = build(&[n], &[]);
+            hash_masked(&mut u, &v, &m).unwrap();
+            let masked = pattern(&me);
+            let vd = logical(&v);
+            let want: Vec<f64> = (0..n)
+                .map(|i| {
+                    if masked.contains(&vec![i]) {
+                        0.0
+                    } else {
+                        vd.get(&[i])
+                    }
+                })
+                .collect();
+            assert_eq!(logical(&u).data, want, "hash mask {case:?}");
+
+            let b: SparseVec<f64> = build_filled(&[n], &ve, 2.0);
+            let ae = float_entries(&[n, n], density, case_seed(seed, &[n, n], 22));
+            let (x, xd) = dense_vec(n, seed);
+            let mut r = Dense1::zeros(n);
+            residual_filled(&mut r, &b, &build(&[n, n], &ae), &x).unwrap();
+            let (bd, ad) = (logical(&b), DenseT::from_entries(&[n, n], &ae));
+            let want = matvec(&ad, &xd);
+            for i in 0..n {
+                let w = bd.get(&[i]) - want.get(&[i]);
+                assert!(close(r.vals()[i], w, 1e-12), "residual {case:?} row {i}");
+            }
+
+            let ie = int_entries(&[n], density, case_seed(seed, &[n], 23));
+            let je = int_entries(
+                &[n],
+                other_density(density, seed, 24),
+                case_seed(seed, &[n], 24),
+            );
+            let (ia, jb): (SparseVec<i64>, SparseVec<i64>) =
+                (build(&[n], &ie), build_filled(&[n], &je, -1));
+            let mut c: SparseVec<i64> = build(&[n], &[]);
+            xor_filled(&mut c, &ia, &jb).unwrap();
+            assert_eq!(c.fill(), 1, "{case:?}");
+            let want = map2(&logical(&ia), &logical(&jb), |x, y| {
+                i64::from(truth(x) ^ truth(y))
+            });
+            assert_same(&logical(&c), &want, case);
+        });
+    }
+}

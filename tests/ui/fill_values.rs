@@ -20,6 +20,11 @@ sparse_kernel! {
         y(i) = a(i, j)
     }
 
+    /// A struct-held format reads its components through hidden coordinates.
+    pub fn remapped_fill(y: &mut Dense1<f64>, #[fill(1)] a: &Dia<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+
     pub fn other_attribute(y: &mut Dense1<f64>, #[inline] a: &Csr<f64>) {
         y(i) = a(i, j)
     }

@@ -9,7 +9,7 @@ use sparse_benches::CsrArrays;
 use sparse_runtime::Index;
 use sprs::prod::mul_acc_mat_vec_csr;
 use sprs::CsMatI;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The sprs matrix of the same arrays.
 pub fn sprs_csr(m: &CsrArrays<u32>) -> CsMatI<f64, u32> {
@@ -81,4 +81,47 @@ pub fn check_same<P: Index, J: Index>(
     assert!(same(&row_ptr, &want.row_ptr), "{name}: row pointers differ");
     assert!(same(&col_idx, &want.col_idx), "{name}: columns differ");
     check_close(name, vals, &want.vals);
+}
+
+/// With `SPARSE_BENCH_INTERLEAVE=N`, before a criterion group: `N` rounds that call every
+/// contender once each, in turn, timing each call, then the fastest and the median time of
+/// each and their ratios to the first hand-written loop's (or copying contender's). On a machine shared with other
+/// work, the load changes between criterion's consecutive measurements of a group (seconds
+/// apart) but hardly within one round, so these ratios vary less than criterion's.
+pub fn interleaved(group: &str, contenders: &mut [(&str, &mut dyn FnMut())]) {
+    let Some(rounds) = std::env::var("SPARSE_BENCH_INTERLEAVE")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+    else {
+        return;
+    };
+    let mut times = vec![Vec::with_capacity(rounds); contenders.len()];
+    for _ in 0..rounds {
+        for ((_, run), t) in contenders.iter_mut().zip(&mut times) {
+            let start = Instant::now();
+            run();
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    for t in &mut times {
+        t.sort_by(f64::total_cmp);
+    }
+    let hand = contenders
+        .iter()
+        .position(|(name, _)| name.starts_with("hand") || name.starts_with("copy"))
+        .unwrap_or(0);
+    let (hand_min, hand_median) = (times[hand][0], times[hand][rounds / 2]);
+    println!(
+        "{group}, interleaved, {rounds} rounds (ms; ratio to {}):",
+        contenders[hand].0
+    );
+    for ((name, _), t) in contenders.iter().zip(&times) {
+        let (min, median) = (t[0], t[rounds / 2]);
+        println!(
+            "  {name:<20} fastest {min:8.2} ({:.2})  median {median:8.2} ({:.2})",
+            min / hand_min,
+            median / hand_median
+        );
+    }
 }

@@ -517,7 +517,10 @@ impl Lowerer<'_> {
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
         // Where an omitter point's iterators are, the value is the fill: nothing to write.
-        if point.omit {
+        // Unless one of them is located and may not hold the coordinate (a hash level): its
+        // presence is then known only at run time, so the point is computed, each value
+        // outside its region replaced by the fill (`Lowerer::applied`).
+        if point.omit && !self.located_maybe_absent(point, inner) {
             return Vec::new();
         }
         let mut accesses = Vec::new();
@@ -527,6 +530,21 @@ impl Lowerer<'_> {
         let expr = open_sum(point.expr.clone(), v);
         body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether some level iterator of `point` is located here by a level that is not full:
+    /// whether it holds the coordinate is a run-time `found` flag, which no case tests.
+    fn located_maybe_absent(&self, point: &LatticePoint, scope: &Scope) -> bool {
+        point.iters.iter().any(|it| match *it {
+            Iter::Level { access, level } => {
+                let l = &self.format(access).levels[level];
+                // Not driven by this loop (a driven level's position is already resolved).
+                l.has_locate() && !l.is_full() && scope.pos[access].len() <= level
+            }
+            Iter::Universe => false,
+        })
     }
 }
 

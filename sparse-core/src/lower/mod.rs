@@ -605,7 +605,7 @@ impl<'k> Lowerer<'k> {
                 // A fold starts from its identity (`0` for a sum).
                 let (init, monoid) = match expr {
                     Expr::Reduce(f, ..) => {
-                        let identity = self.kernel.functions[*f].common_identity().cloned();
+                        let identity = self.kernel.functions[*f].fold_start().cloned();
                         match identity {
                             Some(i) => (constant(&i), Some(*f)),
                             None => {
@@ -670,8 +670,13 @@ impl<'k> Lowerer<'k> {
         // Outside a union the value is its arguments' fills' value, the node's fill: only
         // a narrower region needs the value replaced where it does not hold.
         let union = region == crate::algebra::Region::any(&(0..args.len()).collect::<Vec<_>>());
-        let dynamic = scope.compact && !union;
+        // A declared region defines the value outside it as the fill, which the function
+        // need not compute: where presence is a run-time flag (a located hash level, a
+        // compact merge), the value is replaced there.
+        let declared = matches!(expr, Expr::Call(f, _) if k.functions[*f].iterate.is_some());
+        let dynamic = (scope.compact || declared) && !union;
         let need = need_presence || dynamic;
+        let need = need || declared;
         let mut values = Vec::new();
         let mut presences = Vec::new();
         for arg in &args {
