@@ -1362,7 +1362,9 @@ impl<'p> Builder<'p> {
                 let args = args.into_iter().map(|a| self.sum_over(a, &down)).collect();
                 wrap_sum(here, Expr::Call(f, args))
             }
+            // Every use is inside an explicit reduction: the sum goes into its body.
             Expr::Reduce(f, rv, body) => Expr::Reduce(f, rv, Box::new(self.sum_over(*body, &used))),
+            Expr::Sum(rv, body) => Expr::Sum(rv, Box::new(self.sum_over(*body, &used))),
             // -Σ e = Σ -e: the sum stays at the root of its term, where a dense output may
             // run its loops outside the output's own (and `split` distributes it).
             Expr::Neg(inner) => match self.sum_over(*inner, &used) {

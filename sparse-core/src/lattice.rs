@@ -42,6 +42,10 @@ pub struct LatticePoint {
     /// The subexpression of the operands whose iterators are in `iters` (an absent operand
     /// replaced by its fill value).
     pub expr: Expr,
+    /// The expression whose operands the point's loop merges: `expr`, except where an
+    /// argument sits at one of its omitter points, whose operands are still merged (to tell
+    /// its coordinates from its producers') though its value is its fill.
+    pub merged: Expr,
     /// An omitter point (Henry et al. 2021, section 6.2): where its iterators are present
     /// the result is its fill value, so its case computes nothing. It is kept only to tell
     /// its coordinates from those of the points it dominates (`a & !b`: where `b` is
@@ -54,10 +58,19 @@ impl LatticePoint {
         Self::with(iters, expr, false)
     }
 
-    fn with(mut iters: Vec<Iter>, expr: Expr, omit: bool) -> Self {
+    fn with(iters: Vec<Iter>, expr: Expr, omit: bool) -> Self {
+        Self::merging(iters, expr.clone(), expr, omit)
+    }
+
+    fn merging(mut iters: Vec<Iter>, expr: Expr, merged: Expr, omit: bool) -> Self {
         iters.sort_unstable();
         iters.dedup();
-        LatticePoint { iters, expr, omit }
+        LatticePoint {
+            iters,
+            expr,
+            merged,
+            omit,
+        }
     }
 
     /// Whether every iterator of `other` is in `self` (`other` is dominated by `self`).
@@ -218,6 +231,8 @@ fn map(mut lattice: MergeLattice, f: impl Fn(Expr) -> Expr) -> MergeLattice {
     for p in &mut lattice.points {
         let e = std::mem::replace(&mut p.expr, Expr::Scalar(0));
         p.expr = f(e);
+        let m = std::mem::replace(&mut p.merged, Expr::Scalar(0));
+        p.merged = f(m);
     }
     lattice
 }
@@ -275,21 +290,18 @@ fn apply(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
             continue;
         }
         let produces = region.holds(&present);
-        let exprs = chosen
-            .iter()
-            .map(|o| {
-                if produces {
-                    o.expr.clone()
-                } else {
-                    o.merged.clone()
-                }
-            })
-            .collect();
-        points.push(LatticePoint::with(
-            iters,
-            simplify(rebuild(expr, exprs)),
-            !produces,
+        let merged = simplify(rebuild(
+            expr,
+            chosen.iter().map(|o| o.merged.clone()).collect(),
         ));
+        let value = match produces {
+            true => simplify(rebuild(
+                expr,
+                chosen.iter().map(|o| o.expr.clone()).collect(),
+            )),
+            false => merged.clone(),
+        };
+        points.push(LatticePoint::merging(iters, value, merged, !produces));
     }
     let mut lattice = MergeLattice { points };
     lattice.dedup();
@@ -313,8 +325,10 @@ fn arg_options(arg: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> Vec<ArgAt>
             } else {
                 p.expr.clone()
             },
-            merged: p.expr.clone(),
-            present: !p.omit,
+            merged: p.merged.clone(),
+            // A fill substituted for an absent operand is not present (`unless(s, 0)` where
+            // the mask is not stored holds; a literal is present everywhere).
+            present: !p.omit && !is_fill(&p.expr),
         })
         .collect();
     if let (false, Some(fill)) = (lattice.has_empty_point(), fill) {
@@ -326,6 +340,15 @@ fn arg_options(arg: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> Vec<ArgAt>
         });
     }
     options
+}
+
+/// Whether `e` is made of fill values alone (what an absent operand becomes at a point).
+fn is_fill(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::Neg(_) | Expr::Binary(..) | Expr::Call(..) => e.children().into_iter().all(is_fill),
+        _ => false,
+    }
 }
 
 /// The simplifications taco's lattices make by construction, so that zero-filled operands
@@ -477,13 +500,13 @@ impl Strategy {
         let top = lattice
             .points
             .first()
-            .map(|p| coiterated(&p.expr, kernel, info))
+            .map(|p| coiterated(&p.merged, kernel, info))
             .unwrap_or_default();
         let preferred = |i: Iter| top.contains(&i);
         let coiterated: Vec<Vec<Iter>> = lattice
             .points
             .iter()
-            .map(|p| coiterated_within(&p.expr, kernel, info, &preferred))
+            .map(|p| coiterated_within(&p.merged, kernel, info, &preferred))
             .collect();
         // Per point: whether its loop counts coordinates.
         let counts: Vec<bool> = lattice

@@ -836,3 +836,62 @@ fn tester_reproducers() {
         });
     }
 }
+
+sparse_kernel! {
+    /// CI kernel 74: `+=` into a sparse output over a structural mask: the omitted points'
+    /// operands are still merged, so every point's drivers are its top point's.
+    #[function(iterate(x & !m))]
+    fn unless_g(x: f64, m: f64) -> f64 {
+        if m != 0.0 { 0.0 } else { x }
+    }
+
+    fn masked_into(a: &mut Csr<f64>, t: &Csf3<f64>, r: &SparseVec<f64>, d: &SparseVec<f64>) {
+        a(j, i) += unless_g(t(j, i, n) * r(n), d(j))
+    }
+}
+
+#[test]
+fn masked_add_into_a_sparse_output() {
+    for seed in SEEDS {
+        for density in DENSITIES {
+            let shape = [5, 4, 6];
+            let te = float_entries(&shape, density, seed);
+            let re = float_entries(&[6], 0.5, seed + 1);
+            let de = float_entries(&[5], 0.4, seed + 2);
+            let ae = float_entries(&[5, 4], 0.3, seed + 3);
+            let mut a: Csr<f64> = build(&[5, 4], &ae);
+            let before = logical(&a);
+            masked_into(
+                &mut a,
+                &build(&shape, &te),
+                &build(&[6], &re),
+                &build(&[5], &de),
+            )
+            .unwrap();
+            let (td, rd) = (
+                DenseT::from_entries(&shape, &te),
+                DenseT::from_entries(&[6], &re),
+            );
+            let masked = pattern(&de);
+            let mut want = before.clone();
+            for j in 0..5 {
+                if masked.contains(&vec![j]) {
+                    continue;
+                }
+                for i in 0..4 {
+                    let s: f64 = (0..6).map(|n| td.get(&[j, i, n]) * rd.get(&[n])).sum();
+                    want.add(&[j, i], s);
+                }
+            }
+            let got = logical(&a);
+            for (g, w) in got.data.iter().zip(&want.data) {
+                assert!(
+                    close(*g, *w, 1e-12),
+                    "{seed} {density}: {:?} vs {:?}",
+                    got.data,
+                    want.data
+                );
+            }
+        }
+    }
+}
