@@ -42,9 +42,10 @@
 //! | [`not`] | 1 | | | | | |
 //! | [`eq`], [`ne`] | 2 | yes | no | no | none | none |
 //! | [`lt`], [`le`], [`gt`], [`ge`] | 2 | no | no | no | none | none |
-//! | [`abs`], [`sqrt`], [`exp`] | 1 | | | | | |
+//! | [`abs`], [`sqrt`] | 1 | | | | | `0` |
+//! | [`exp`] | 1 | | | | | |
 //! | [`pow`] | 2 | no | no | no | `1` at the exponent | `1` at the base |
-//! | [`ldexp`] | 2 | no | no | no | `0` at the exponent | `0` at the value (finite exponent) |
+//! | [`ldexp`] | 2 | no | no | no | `0` at the exponent | `0` at the value |
 //! | [`shl`], [`shr`] | 2 | no | no | no | `0` at the shift | `0` at the value |
 //!
 //! "On 0/1": the boolean functions return 1 or 0 whatever their arguments (any value
@@ -252,7 +253,7 @@ pub fn exp<V: Float>(a: V) -> V {
 /// alone is not (`ldexp(2^-1074, 1100)` is `2^26`, not `∞`); with an integral `e` the
 /// steps are exact unless the result is subnormal. `x` zero, infinite or `NaN` gives `x`
 /// for every finite `e`; a `NaN` `e` gives `NaN`; an infinite `e` gives `x * 2^e`
-/// (`±∞` or `±0`, `NaN` for `ldexp(0, ∞)` and `ldexp(∞, -∞)`).
+/// (`±∞` or `±0`, `NaN` for `ldexp(∞, -∞)`); `ldexp(0, e)` is 0 for every `e`.
 ///
 /// ```
 /// use sparse_runtime::functions::ldexp;
@@ -265,6 +266,11 @@ pub fn exp<V: Float>(a: V) -> V {
 /// ```
 #[inline]
 pub fn ldexp<V: Float>(x: V, e: V) -> V {
+    // 0 annihilates `ldexp` at the value, whatever the exponent (even infinite or NaN,
+    // where `0 * 2^e` would be NaN): the compiler relies on it.
+    if x.is_zero() {
+        return x;
+    }
     let p = e.exp2();
     if p.is_normal() || !e.is_finite() {
         return x * p;
