@@ -37,13 +37,31 @@ pub fn compile(k: &Kernel) -> Compiled {
     };
     let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
     let result = catch_unwind(AssertUnwindSafe(|| {
+        // The functions the block declares, as the compiler reads them.
+        let mut functions = Vec::new();
+        let mut errors = Vec::new();
+        for decl in k.declarations() {
+            let item: syn::ItemFn = match syn::parse_str(&decl) {
+                Ok(item) => item,
+                Err(e) => return Err(vec![format!("a declaration does not parse: {e}")]),
+            };
+            let mut diags = sparse_core::diagnostic::Diagnostics::default();
+            let (f, _) = sparse_core::algebra::declare(&item, &mut diags);
+            match diags.into_error() {
+                Some(e) => errors.extend(messages(e)),
+                None => functions.extend(f),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         if k.is_sequence() {
-            match sparse_core::compile_sequence(&item, &[]) {
+            match sparse_core::compile_sequence(&item, &functions) {
                 Ok((_, steps)) => Ok(steps.iter().map(placement).collect()),
                 Err(e) => Err(messages(e)),
             }
         } else {
-            match sparse_core::compile(&item) {
+            match sparse_core::compile_with(&item, &functions) {
                 Ok(c) => Ok(vec![placement(&c)]),
                 Err(e) => Err(messages(e)),
             }
@@ -54,7 +72,7 @@ pub fn compile(k: &Kernel) -> Compiled {
         Ok(Err(msgs)) => Compiled::Refused(msgs),
         Ok(Ok(workspace)) => Compiled::Accepted(workspace),
     };
-    let tokens: proc_macro2::TokenStream = match src.parse() {
+    let tokens: proc_macro2::TokenStream = match k.block().parse() {
         Ok(t) => t,
         Err(e) => return Compiled::Panicked(format!("source does not lex: {e}")),
     };

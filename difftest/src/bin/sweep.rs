@@ -14,7 +14,8 @@
 //! scanned from `--start` until `--kernels` of them are found), `--workspace` (likewise, only
 //! kernels that carry a schedule or that the compiler or the oracle computes through a
 //! workspace), `--conversion` (likewise, only kernels the oracle says convert an operand,
-//! rule (e)), `--sequences` (likewise, only kernels of several statements).
+//! rule (e)), `--sequences` (likewise, only kernels of several statements), `--functions`
+//! (likewise, only kernels of sparse array programming: fill values, calls, reductions).
 
 use sparse_difftest::gen::classify::{self, Compiled, Verdict};
 use sparse_difftest::gen::kernel::Kernel;
@@ -45,6 +46,7 @@ struct Options {
     workspace: bool,
     conversion: bool,
     sequences: bool,
+    functions: bool,
 }
 
 fn usage(msg: &str) -> ! {
@@ -52,7 +54,7 @@ fn usage(msg: &str) -> ! {
     eprintln!(
         "usage: sweep [--kernels N] [--start SEED] [--batch B] [--out DIR] [--resume] \
          [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace] [--conversion] \
-         [--sequences]"
+         [--sequences] [--functions]"
     );
     std::process::exit(2)
 }
@@ -72,6 +74,7 @@ fn options() -> Options {
         workspace: false,
         conversion: false,
         sequences: false,
+        functions: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -94,6 +97,7 @@ fn options() -> Options {
             "--workspace" => o.workspace = true,
             "--conversion" => o.conversion = true,
             "--sequences" => o.sequences = true,
+            "--functions" => o.functions = true,
             "--timeout" => o.timeout = Duration::from_secs(num(value())),
             "--formats" => {
                 let names: Vec<String> = value().split(',').map(|s| s.trim().to_string()).collect();
@@ -215,6 +219,22 @@ impl Tally {
         )
     }
 
+    /// Kernels of sparse array programming (counted in `uses` under `functions`), and the
+    /// failing kernels per guessed defect class (`class:NAME`).
+    fn functions_line(&self) -> String {
+        let (all, acc) = self.uses.get("functions").copied().unwrap_or((0, 0));
+        let failing = self.uses.get("functions-failing").map_or(0, |u| u.0);
+        let classes: Vec<String> = self
+            .uses
+            .iter()
+            .filter_map(|(k, v)| k.strip_prefix("class:").map(|c| format!("{c} {}", v.0)))
+            .collect();
+        format!(
+            "difftest: {all} kernels of sparse array programming, {acc} accepted, {failing} with a failure; failing kernels by guessed class: [{}]",
+            classes.join(", ")
+        )
+    }
+
     /// Workspaces.
     fn workspace_line(&self) -> String {
         format!("difftest: {}", self.workspaces.line(self.accepted))
@@ -327,12 +347,16 @@ fn main() {
     // A resumed sweep keeps its sequence filter.
     let sequences_only =
         o.sequences || (o.resume && state_text.lines().any(|l| l == "sequences-only"));
+    // A resumed sweep keeps its feature filter.
+    let functions_only =
+        o.functions || (o.resume && state_text.lines().any(|l| l == "functions-only"));
     let wanted = |id: u64| {
         let k = generate(id);
         formats.as_ref().is_none_or(|f| uses_formats(&k, f))
             && (!workspace_only || through_workspace(&k))
             && (!conversion_only || semantics::conversion_applies(&k))
             && (!sequences_only || k.is_sequence())
+            && (!functions_only || k.feature)
     };
     let (mut tally, seeds): (Tally, Vec<u64>) = if let Some(s) = &o.seeds {
         (Tally::default(), s.clone())
@@ -351,7 +375,12 @@ fn main() {
             .unwrap_or(t.next + o.kernels);
         let next = t.next;
         (t, (next..end).filter(|&id| wanted(id)).collect())
-    } else if formats.is_some() || workspace_only || conversion_only || sequences_only {
+    } else if formats.is_some()
+        || workspace_only
+        || conversion_only
+        || sequences_only
+        || functions_only
+    {
         eprintln!(
             "sweep: scanning seeds from {} for {} kernels that pass the filter",
             o.start, o.kernels
@@ -421,6 +450,11 @@ fn main() {
                 u.0 += 1;
                 u.1 += u64::from(verdict.runs());
             }
+            if k.feature {
+                let u = tally.uses.entry("functions".to_string()).or_default();
+                u.0 += 1;
+                u.1 += u64::from(verdict.runs());
+            }
             if let Verdict::RefusedAsExpected(l) = verdict {
                 *tally.refused.entry(l).or_insert(0) += 1;
             }
@@ -467,7 +501,16 @@ fn main() {
                         .or_default()
                         .0 += 1;
                 }
-                all_failing.insert(*id, f.defect_class(&generate(*id)));
+                let class = f.defect_class(&generate(*id));
+                if generate(*id).feature {
+                    tally
+                        .uses
+                        .entry("functions-failing".to_string())
+                        .or_default()
+                        .0 += 1;
+                }
+                tally.uses.entry(format!("class:{class}")).or_default().0 += 1;
+                all_failing.insert(*id, class);
                 text += &describe_finding(*id, f);
             }
         }
@@ -487,6 +530,9 @@ fn main() {
         if sequences_only {
             let _ = writeln!(state, "sequences-only");
         }
+        if functions_only {
+            let _ = writeln!(state, "functions-only");
+        }
         std::fs::write(&state_path, state).expect("write state");
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         eprintln!(
@@ -502,6 +548,7 @@ fn main() {
         eprintln!("{}", tally.uses_line());
         eprintln!("{}", tally.workspace_line());
         eprintln!("{}", tally.sequences_line());
+        eprintln!("{}", tally.functions_line());
     }
 
     if o.ci {
@@ -522,6 +569,7 @@ fn main() {
     println!("{}", tally.uses_line());
     println!("{}", tally.workspace_line());
     println!("{}", tally.sequences_line());
+    println!("{}", tally.functions_line());
 }
 
 /// Whether the kernel carries a schedule, or the oracle or the compiler computes it through a
