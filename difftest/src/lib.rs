@@ -642,6 +642,25 @@ impl<'a> Case<'a> {
         }
     }
 
+    /// Whether `+=`/`-=` into the output overflows an `i64` somewhere (`y_old + rhs`, with
+    /// `y_old` at its fill value where it stores nothing): undefined, like any overflow.
+    fn accumulation_overflows(&self) -> bool {
+        let k = self.kernel;
+        if !k.accumulate {
+            return false;
+        }
+        let old = self.old[k.out].clone().unwrap_or_default();
+        let old_fill = self.old_fill[k.out];
+        self.single_reference().points.iter().any(|pt| {
+            let o = old
+                .iter()
+                .find(|(c, _)| *c == pt.coord)
+                .map_or(old_fill, |e| e.1);
+            pt.value
+                .is_some_and(|v| (o as i64).checked_add(v as i64).is_none())
+        })
+    }
+
     /// The reference's evaluation of a single-statement kernel on this case.
     fn single_reference(&self) -> reference::Evaluation {
         reference::evaluation(
@@ -761,7 +780,7 @@ pub fn run_kernel(id: u64, call: CallFn) -> Report {
                     && if k.is_sequence() {
                         c.sequence_reference().undefined
                     } else {
-                        c.single_reference().undefined()
+                        c.single_reference().undefined() || c.accumulation_overflows()
                     } => {}
             Err(msg) => {
                 phase = c.phase.clone();

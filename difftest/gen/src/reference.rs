@@ -513,7 +513,8 @@ impl<'a, T: Num> Eval<'a, T> {
             Func::Scale => finite(m[0] * m[1]),
             Func::Shl | Func::Shr | Func::Gcd => 0.0,
         };
-        (Some(r), mag)
+        // A product scales the result by the other factor's magnitude: at least its own.
+        (Some(r), mag.max(magnitude(rf)))
     }
 }
 
@@ -746,6 +747,20 @@ pub fn iterate_args_have_fills(k: &Kernel) -> bool {
     ok
 }
 
+/// The identity of a function at argument `pos`, as the runtime documents it (only used to
+/// avoid drawing output fill values the compiler cannot fold).
+fn identity_of(f: Func, pos: usize) -> Option<Fill> {
+    match (f, pos) {
+        (Func::Min, _) => Some(Fill::Inf),
+        (Func::Max, _) => Some(Fill::NegInf),
+        (Func::And, _) => Some(Fill::ONE),
+        (Func::Or | Func::Xor | Func::Plus | Func::Gcd, _) => Some(Fill::ZERO),
+        (Func::Pow, 1) | (Func::Scale, 1) => Some(Fill::ONE),
+        (Func::Ldexp | Func::Shl | Func::Shr, 1) => Some(Fill::ZERO),
+        _ => None,
+    }
+}
+
 /// Whether the right side's fill value is a constant without arithmetic on fill values (an
 /// access's, an annihilator's, a sum's 0, a reduction's identity, `min`/`max` of equal
 /// ones, `-0`), so that the output may declare it: the compiler refuses a declared fill value
@@ -778,15 +793,50 @@ pub fn fill_plainly_constant(k: &Kernel) -> bool {
         inconsistent: Cell::new(0),
     };
     ev.compute_fills(&placed);
+    /// Whether the node's fill value is a constant the compiler finds without evaluating
+    /// a function on fill values: an access's; an annihilator, where an argument whose fill
+    /// value is plainly that constant annihilates; an argument's, where the other is plainly
+    /// an identity that holds for its value (`a + 0`, `min(a, inf)`, `and(1, 1)`); a sum's 0
+    /// and a reduction's identity over such a body; `-0`.
     fn plain(p: &Placed, ev: &Eval<'_, f64>) -> bool {
         let vt = ev.k.vt;
-        let is = |x: &Placed, c: Option<Fill>| matches!((ev.fill(x), c), (Some(f), Some(c)) if same(f, c.value(vt)));
+        let is = |x: &Placed, c: Option<Fill>| {
+            plain(x, ev) && matches!((ev.fill(x), c), (Some(f), Some(c)) if same(f, c.value(vt)))
+        };
+        // A binary node over plain arguments folds where an argument is an identity (or
+        // both are equal under an idempotent function), to the other argument's fill
+        // value: plain when that is the definition's value too.
+        let folds = |l: &Placed, r: &Placed, id: [Option<Fill>; 2], idempotent: bool, sub: bool| {
+            let (Some(a), Some(b)) = (ev.fill(l), ev.fill(r)) else {
+                return false;
+            };
+            let at = |n: usize, v: f64| id[n].is_some_and(|i| same(v, i.value(vt)));
+            let folded = if (idempotent && same(a, b)) || at(1, b) {
+                Some(a)
+            } else if at(0, a) && !sub {
+                Some(b)
+            } else if sub && a == 0.0 && b == 0.0 {
+                Some(a)
+            } else {
+                None
+            };
+            plain(l, ev)
+                && plain(r, ev)
+                && folded.is_some_and(|f| ev.fill(p).is_some_and(|d| same(d, f)))
+        };
         match p {
             Placed::Access { .. } => true,
             Placed::Neg(x) => is(x, Some(Fill::ZERO)),
             Placed::Bin(op, l, r) => {
                 let ann = operator_annihilators(*op);
-                is(l, ann[0]) || is(r, ann[1])
+                let (zero, one) = (Some(Fill::ZERO), Some(Fill::ONE));
+                let id = match op {
+                    Op::Add => [zero, zero],
+                    Op::Sub => [None, zero],
+                    Op::Mul => [one, one],
+                    Op::Div => [None, one],
+                };
+                is(l, ann[0]) || is(r, ann[1]) || folds(l, r, id, false, *op == Op::Sub)
             }
             Placed::Call(f, args) => {
                 if f.iterate(&vec![false; args.len()]).is_some() {
@@ -799,10 +849,15 @@ pub fn fill_plainly_constant(k: &Kernel) -> bool {
                 {
                     return true;
                 }
-                matches!(f, Func::Min | Func::Max)
-                    && args.iter().all(|a| plain(a, ev))
-                    && ev.fill(&args[0]).is_some()
-                    && ev.fill(&args[0]).map(f64::to_bits) == ev.fill(&args[1]).map(f64::to_bits)
+                let idempotent = matches!(f, Func::Min | Func::Max);
+                args.len() == 2
+                    && folds(
+                        &args[0],
+                        &args[1],
+                        [identity_of(*f, 0), identity_of(*f, 1)],
+                        idempotent,
+                        false,
+                    )
             }
             Placed::Sum(_, b) => is(b, Some(Fill::ZERO)),
             Placed::Reduce(by, _, b) => is(b, Some(by.identity())),
