@@ -834,8 +834,12 @@ pub fn defect_class(
         if remapped_with_fill(k) {
             return "remapped-fill";
         }
-        if mask_over_hash(k) {
-            return "hashed-mask";
+        if complemented_mask(k) {
+            return "complement-mask";
+        }
+        let values = says("got ") || says("is missing");
+        if values && filled(k) && gen::classify::loop_nests(k).is_some_and(|n| n > 1) {
+            return "split-fill";
         }
     }
     let src = k.source();
@@ -896,14 +900,16 @@ fn remapped_with_fill(k: &Kernel) -> bool {
     })
 }
 
-/// Whether a call with a declared `iterate(x & !m)` formula has a mask argument that reads a
-/// tensor with a `Hashed` level (such a kernel computes nothing).
-fn mask_over_hash(k: &Kernel) -> bool {
+/// Whether a call with a declared `iterate(x & !m)` formula is in a kernel of two or more
+/// index variables, or has a mask argument that reads a tensor with a `Hashed` level (such a
+/// kernel computes nothing: known defect D).
+fn complemented_mask(k: &Kernel) -> bool {
     use gen::kernel::Expr;
     let mut found = false;
     k.rhs.visit(&mut |e| {
         if let Expr::Call { func, args } = e {
             if func.iterate(&vec![false; args.len()]).is_some() {
+                found |= k.rhs.vars().len() >= 2;
                 args[1].visit(&mut |a| {
                     if let Expr::Access { param, .. } = a {
                         found |= k.params[*param]
@@ -915,6 +921,15 @@ fn mask_over_hash(k: &Kernel) -> bool {
         }
     });
     found
+}
+
+/// Whether some input (or the output, for `+=`) has a fill value other than 0.
+fn filled(k: &Kernel) -> bool {
+    k.params.iter().any(|p| {
+        p.fill
+            .as_ref()
+            .is_some_and(|f| f.value != gen::functions::Fill::ZERO)
+    })
 }
 
 /// How many accepted kernels went through a workspace, and how many of those by schedule,

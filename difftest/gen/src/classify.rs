@@ -82,6 +82,30 @@ pub fn compile(k: &Kernel) -> Compiled {
     }
 }
 
+/// The number of loop nests the compiler splits a single-statement kernel into (through a
+/// workspace, those below its outer loops), or `None` if it refuses it (or the kernel is a
+/// sequence). For triage only.
+pub fn loop_nests(k: &Kernel) -> Option<usize> {
+    if k.is_sequence() {
+        return None;
+    }
+    let item: syn::ItemFn = syn::parse_str(&k.source()).ok()?;
+    let quiet = QuietPanics::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut functions = Vec::new();
+        for decl in k.declarations() {
+            let item: syn::ItemFn = syn::parse_str(&decl).ok()?;
+            let mut diags = sparse_core::diagnostic::Diagnostics::default();
+            functions.extend(sparse_core::algebra::declare(&item, &mut diags).0);
+        }
+        sparse_core::compile_with(&item, &functions)
+            .ok()
+            .map(|c| c.orders.len())
+    }));
+    drop(quiet);
+    result.ok().flatten()
+}
+
 type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
 
 /// Silences the default panic hook while the compiler runs (its panics are findings, reported

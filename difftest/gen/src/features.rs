@@ -240,8 +240,9 @@ impl Gen {
     /// Rewrites a kernel of the other generator once or twice with calls and reductions.
     fn featurize(&mut self, mut e: Expr) -> Expr {
         for _ in 0..self.rng.range(1, 2) {
-            let nodes = count(&e);
-            let at = self.rng.below(nodes);
+            // Not inside a divisor: a call there could make it 0 (`not(v(j))`).
+            let nodes = outside_divisors(&e);
+            let at = *self.rng.pick(&nodes);
             let node = nth(&e, at).clone();
             let rewritten = match self.rng.weighted(&[3, 5, 3]) {
                 0 => self.unary(node),
@@ -722,7 +723,33 @@ impl Gen {
     }
 }
 
+/// The pre-order numbers of the nodes of an expression that are not inside a divisor (the
+/// right operand of `/`).
+fn outside_divisors(e: &Expr) -> Vec<usize> {
+    fn go(e: &Expr, below: bool, n: &mut usize, out: &mut Vec<usize>) {
+        if !below {
+            out.push(*n);
+        }
+        *n += 1;
+        match e {
+            Expr::Bin(Op::Div, l, r) => {
+                go(l, below, n, out);
+                go(r, true, n, out);
+            }
+            other => {
+                for c in other.children() {
+                    go(c, below, n, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(e, false, &mut 0, &mut out);
+    out
+}
+
 /// Nodes of an expression, pre-order.
+#[cfg(test)]
 fn count(e: &Expr) -> usize {
     let mut n = 0;
     e.visit(&mut |_| n += 1);
@@ -800,6 +827,12 @@ mod tests {
         assert_eq!(count(&e), 3);
         assert_eq!(nth(&e, 2), &b);
         let r = replace_nth(e, 2, &mut Some(Expr::call(Func::Abs, vec![b.clone()])));
-        assert_eq!(r, Expr::bin(Op::Add, a, Expr::call(Func::Abs, vec![b])));
+        assert_eq!(
+            r,
+            Expr::bin(Op::Add, a.clone(), Expr::call(Func::Abs, vec![b.clone()]))
+        );
+        // The divisor and what is below it are never rewritten.
+        let q = Expr::bin(Op::Div, a, Expr::bin(Op::Mul, b.clone(), b));
+        assert_eq!(outside_divisors(&q), vec![0, 1]);
     }
 }

@@ -54,6 +54,11 @@ trait Num: Copy + PartialEq {
     fn op(self, op: Op, o: Self) -> Option<Self>;
     fn neg(self) -> Option<Self>;
     fn call(f: Func, args: &[Self]) -> Option<Self>;
+    /// An operator over fill values: as over values, but a float division by zero is the
+    /// float's (`f(fills)` of the definition: `-1 / 0` is `-inf`).
+    fn fill_op(self, op: Op, o: Self) -> Option<Self> {
+        self.op(op, o)
+    }
     fn constant(c: Fill, vt: ValTy) -> Self {
         Self::from_f64(c.value(vt))
     }
@@ -84,6 +89,12 @@ impl Num for f64 {
     }
     fn call(f: Func, args: &[Self]) -> Option<Self> {
         Some(f.apply_f64(args))
+    }
+    fn fill_op(self, op: Op, o: Self) -> Option<Self> {
+        match op {
+            Op::Div => Some(self / o),
+            _ => self.op(op, o),
+        }
     }
 }
 
@@ -226,7 +237,7 @@ impl<'a, T: Num> Eval<'a, T> {
             Placed::Bin(op, l, r) => {
                 let fills = [self.compute_fills(l), self.compute_fills(r)];
                 let ann = operator_annihilators(*op);
-                annihilated(&fills, &ann, vt).or_else(|| fills[0]?.op(*op, fills[1]?))
+                annihilated(&fills, &ann, vt).or_else(|| fills[0]?.fill_op(*op, fills[1]?))
             }
             Placed::Call(f, args) => {
                 let fills: Vec<Option<T>> = args.iter().map(|a| self.compute_fills(a)).collect();
