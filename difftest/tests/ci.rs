@@ -28,6 +28,7 @@ fn ci_kernels_match_the_language_definition() {
     let mut workspaces = WorkspaceTally::default();
     assert_eq!(ci::COMPILER.len() as u64, CI_KERNELS.end - CI_KERNELS.start);
     let (mut sequences, mut sequences_accepted) = (0, 0);
+    let (mut features, mut features_accepted) = (0, 0);
     for &(id, tag, steps, msgs) in ci::COMPILER {
         let k = generate(id);
         let steps: Vec<Option<Placement>> = steps
@@ -61,6 +62,10 @@ fn ci_kernels_match_the_language_definition() {
         if k.is_sequence() {
             sequences += 1;
             sequences_accepted += u64::from(verdict.runs());
+        }
+        if k.feature {
+            features += 1;
+            features_accepted += u64::from(verdict.runs());
         }
         workspaces.count(&k, verdict.runs(), workspace);
         if let Some(&call) = built.get(&id) {
@@ -101,6 +106,10 @@ fn ci_kernels_match_the_language_definition() {
     println!("difftest CI: {}", workspaces.line(accepted));
     println!(
         "difftest CI: {sequences} kernels of several statements, {sequences_accepted} of them accepted"
+    );
+    println!(
+        "difftest CI: {features} kernels of sparse array programming (fill values, calls, reductions), \
+         {features_accepted} of them accepted"
     );
     assert!(
         unexpected.is_empty() && stale.is_empty(),

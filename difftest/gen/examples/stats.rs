@@ -4,10 +4,53 @@
 //! `cargo run --release -p sparse-difftest-gen --example stats -- START COUNT`.
 
 use sparse_difftest_gen::format::{Format, Kind, Spelling, STRUCTURED};
+use sparse_difftest_gen::functions::Fill;
 use sparse_difftest_gen::generate;
+use sparse_difftest_gen::kernel::{Expr, Kernel};
 use sparse_difftest_gen::kernel::{ParamKind, ValTy};
 use sparse_difftest_gen::semantics::{has_loop_order, has_loop_order_with, limitations, workspace};
 use std::collections::BTreeMap;
+
+/// Counts of a kernel of sparse array programming: its shape, value type, the functions it
+/// calls and reduces by, the fill values of its inputs and output, the oracle's verdict.
+fn feature(k: &Kernel, bump: &mut impl FnMut(String)) {
+    bump("feature kernel".into());
+    bump(format!("feature value type {}", k.vt.name()));
+    if limitations(k).is_empty() {
+        bump("feature kernel, oracle accepted".into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    k.rhs.visit(&mut |e| match e {
+        Expr::Call { func, .. } => {
+            seen.insert(format!("feature calls {}", func.name()));
+        }
+        Expr::Reduce { by, .. } => {
+            seen.insert(format!("feature reduces by {}", by.name()));
+        }
+        _ => {}
+    });
+    for s in seen {
+        bump(s);
+    }
+    let mut filled = false;
+    for p in &k.params {
+        if let (Some(f), ParamKind::Input(_)) = (&p.fill, &p.kind) {
+            let v = match f.value {
+                Fill::Inf => "inf".to_string(),
+                Fill::NegInf => "-inf".to_string(),
+                Fill::Num(x) => format!("{x}"),
+            };
+            bump(format!("feature input fill {v}"));
+            filled |= f.value != Fill::ZERO;
+        }
+        if let (Some(_), ParamKind::Output(_)) = (&p.fill, &p.kind) {
+            bump("feature output declares its fill".into());
+        }
+    }
+    if filled {
+        bump("feature kernel with a nonzero fill".into());
+    }
+}
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -154,6 +197,9 @@ fn main() {
         }
         if k.vt == ValTy::I64 && k.source().contains('.') {
             bump("BUG: float literal in an i64 kernel".into());
+        }
+        if k.feature {
+            feature(&k, &mut bump);
         }
     }
     for (k, n) in tally {

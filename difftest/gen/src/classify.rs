@@ -37,13 +37,31 @@ pub fn compile(k: &Kernel) -> Compiled {
     };
     let messages = |e: syn::Error| e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>();
     let result = catch_unwind(AssertUnwindSafe(|| {
+        // The functions the block declares, as the compiler reads them.
+        let mut functions = Vec::new();
+        let mut errors = Vec::new();
+        for decl in k.declarations() {
+            let item: syn::ItemFn = match syn::parse_str(&decl) {
+                Ok(item) => item,
+                Err(e) => return Err(vec![format!("a declaration does not parse: {e}")]),
+            };
+            let mut diags = sparse_core::diagnostic::Diagnostics::default();
+            let (f, _) = sparse_core::algebra::declare(&item, &mut diags);
+            match diags.into_error() {
+                Some(e) => errors.extend(messages(e)),
+                None => functions.extend(f),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         if k.is_sequence() {
-            match sparse_core::compile_sequence(&item, &[]) {
+            match sparse_core::compile_sequence(&item, &functions) {
                 Ok((_, steps)) => Ok(steps.iter().map(placement).collect()),
                 Err(e) => Err(messages(e)),
             }
         } else {
-            match sparse_core::compile(&item) {
+            match sparse_core::compile_with(&item, &functions) {
                 Ok(c) => Ok(vec![placement(&c)]),
                 Err(e) => Err(messages(e)),
             }
@@ -54,7 +72,7 @@ pub fn compile(k: &Kernel) -> Compiled {
         Ok(Err(msgs)) => Compiled::Refused(msgs),
         Ok(Ok(workspace)) => Compiled::Accepted(workspace),
     };
-    let tokens: proc_macro2::TokenStream = match src.parse() {
+    let tokens: proc_macro2::TokenStream = match k.block().parse() {
         Ok(t) => t,
         Err(e) => return Compiled::Panicked(format!("source does not lex: {e}")),
     };
@@ -62,6 +80,30 @@ pub fn compile(k: &Kernel) -> Compiled {
         Err(p) => Compiled::Panicked(format!("in expand: {}", quiet.message(p))),
         Ok(_) => outcome,
     }
+}
+
+/// The number of loop nests the compiler splits a single-statement kernel into (through a
+/// workspace, those below its outer loops), or `None` if it refuses it (or the kernel is a
+/// sequence). For triage only.
+pub fn loop_nests(k: &Kernel) -> Option<usize> {
+    if k.is_sequence() {
+        return None;
+    }
+    let item: syn::ItemFn = syn::parse_str(&k.source()).ok()?;
+    let quiet = QuietPanics::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut functions = Vec::new();
+        for decl in k.declarations() {
+            let item: syn::ItemFn = syn::parse_str(&decl).ok()?;
+            let mut diags = sparse_core::diagnostic::Diagnostics::default();
+            functions.extend(sparse_core::algebra::declare(&item, &mut diags).0);
+        }
+        sparse_core::compile_with(&item, &functions)
+            .ok()
+            .map(|c| c.orders.len())
+    }));
+    drop(quiet);
+    result.ok().flatten()
 }
 
 type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;

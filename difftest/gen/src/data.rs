@@ -41,6 +41,30 @@ pub struct Case {
     /// (`Csb::from_entries_with_block`); `None`: `Csb::from_entries` and its default block,
     /// or not a `Csb`. See [`csb_block`].
     pub blocks: Vec<Option<usize>>,
+    /// Per parameter: the fill value a tensor is built with (`with_fill`): an input's
+    /// declared one (0 without a declaration), a stale sparse output's (its declared one, or
+    /// for `=` sometimes [`STALE_FILL`]), 0 for the rest.
+    pub fills: Vec<f64>,
+    /// A sparse input built with a fill value other than its declared one: the kernel must
+    /// return `Err` and write nothing.
+    pub wrong_fill: Option<usize>,
+}
+
+/// The fill value of a stale sparse output of `=` in the odd cases of a kernel of sparse
+/// array programming: the kernel must replace it with the right side's.
+pub const STALE_FILL: f64 = 7.0;
+
+/// Probability that an entry of an input of a kernel of sparse array programming is an
+/// explicit zero (a stored 0: present, as a structural mask sees it).
+pub const P_EXPLICIT_ZERO: f64 = 0.2;
+
+/// The fill value a wrong-fill case builds an input with, instead of its declared `fill`.
+pub fn wrong_fill(fill: f64) -> f64 {
+    if fill.is_finite() && fill.abs() < 1e15 {
+        fill + 1.0
+    } else {
+        0.0
+    }
 }
 
 /// The block size of a `Csb` input `p` of shape `shape` in case `index`: cycling with the case
@@ -58,9 +82,10 @@ pub fn csb_block(index: usize, p: usize, shape: &[usize]) -> Option<usize> {
 }
 
 impl Case {
-    /// The kernel must report a dimension mismatch.
+    /// The kernel must report a dimension mismatch or a fill value that differs from the
+    /// declared one.
     pub fn expect_err(&self) -> bool {
-        self.perturbed.is_some()
+        self.perturbed.is_some() || self.wrong_fill.is_some()
     }
 
     /// Sizes, densities and the seed, for findings.
@@ -74,11 +99,14 @@ impl Case {
         let mut dens = Vec::new();
         for (p, param) in k.params.iter().enumerate() {
             if let ParamKind::Input(f) = &param.kind {
-                let block = match (f.alias_name(), self.blocks[p]) {
+                let mut block = match (f.alias_name(), self.blocks[p]) {
                     (Some("Csb"), Some(b)) => format!(", block {b}"),
                     (Some("Csb"), None) => ", default block".to_string(),
                     _ => String::new(),
                 };
+                if self.fills[p] != 0.0 {
+                    block += &format!(", fill {}", self.fills[p]);
+                }
                 dens.push(format!(
                     "{}={} (shape {:?}, {} entries{block})",
                     param.name,
@@ -101,8 +129,29 @@ impl Case {
                 k.params[p].name, self.shapes[p][m]
             );
         }
+        for (p, param) in k.params.iter().enumerate() {
+            if matches!(param.kind, ParamKind::Output(_)) && self.fills[p] != 0.0 {
+                s += &format!("; stale `{}` has fill {}", param.name, self.fills[p]);
+            }
+        }
+        if let Some(p) = self.wrong_fill {
+            s += &format!(
+                "; `{}` has fill {}, not its declared {} (expect Err)",
+                k.params[p].name,
+                self.fills[p],
+                declared_fill(k, p)
+            );
+        }
         s
     }
+}
+
+/// The fill value parameter `p` declares (0 without a declaration).
+pub fn declared_fill(k: &Kernel, p: usize) -> f64 {
+    k.params[p]
+        .fill
+        .as_ref()
+        .map_or(0.0, |f| f.value.value(k.vt))
 }
 
 /// Union-find over index variables: variables bound to the same mode of the same tensor must
@@ -326,12 +375,23 @@ pub fn padded_singletons(f: &Format) -> Vec<usize> {
     out
 }
 
-/// Random entries of `shape` at `density`, representable in `f`.
-fn random_entries(rng: &mut Rng, f: &Format, shape: &[usize], density: f64, vt: ValTy) -> Entries {
+/// Random entries of `shape` at `density`, representable in `f`; with `zeros`, a share
+/// [`P_EXPLICIT_ZERO`] of them explicit zeros.
+fn random_entries(
+    rng: &mut Rng,
+    f: &Format,
+    shape: &[usize],
+    density: f64,
+    vt: ValTy,
+    zeros: bool,
+) -> Entries {
     let mut entries: Entries = Vec::new();
     for c in coordinates(shape) {
         if rng.chance(density) {
-            let v = random_value(rng, vt);
+            let mut v = random_value(rng, vt);
+            if zeros && rng.chance(P_EXPLICIT_ZERO) {
+                v = 0.0;
+            }
             entries.push((c, v));
         }
     }
@@ -360,7 +420,15 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
         let detectable = detectable_slots(k);
         perturbable.retain(|slot| detectable.contains(slot));
     }
-    let total = CASES + usize::from(!perturbable.is_empty());
+    // A sparse input (not an output read as one) whose fill value the kernel checks.
+    let fill_checked: Vec<usize> = (0..k.params.len())
+        .filter(|&p| matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense()))
+        .collect();
+    let perturbed_case = (!perturbable.is_empty()).then_some(CASES);
+    let wrong_fill_case =
+        (!fill_checked.is_empty()).then_some(CASES + usize::from(perturbed_case.is_some()));
+    let total =
+        CASES + usize::from(perturbed_case.is_some()) + usize::from(wrong_fill_case.is_some());
     let first_names: BTreeSet<usize> = {
         let first = k.steps().swap_remove(0);
         let mut names = BTreeSet::from([first.out]);
@@ -407,7 +475,7 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                 break;
             }
         }
-        let perturbed = if index == CASES {
+        let perturbed = if Some(index) == perturbed_case {
             // In a sequence, half the time a tensor the first statement does not name, so
             // that the mismatch is in a later statement.
             let later: Vec<(usize, usize)> = perturbable
@@ -439,6 +507,8 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
             scalars: vec![0.0; k.params.len()],
             perturbed,
             blocks: vec![None; k.params.len()],
+            fills: vec![0.0; k.params.len()],
+            wrong_fill: None,
         };
         for (p, param) in k.params.iter().enumerate() {
             match &param.kind {
@@ -456,13 +526,16 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                         }
                     }
                     let output = matches!(param.kind, ParamKind::Output(_));
+                    // A sparse divisor with a fill value stores what it likes.
+                    let filled_divisor =
+                        divisors.contains(&p) && !f.all_dense() && declared_fill(k, p) != 0.0;
                     let density = if output {
                         if f.all_dense() {
                             1.0
                         } else {
                             0.4
                         }
-                    } else if divisors.contains(&p) {
+                    } else if divisors.contains(&p) && !filled_divisor {
                         1.0
                     } else {
                         let w: Vec<u32> = DENSITIES.iter().map(|d| d.1).collect();
@@ -471,13 +544,24 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                     if !output {
                         case.densities[p] = density;
                     }
-                    case.entries[p] = random_entries(&mut rng, f, &shape, density, k.vt);
+                    let zeros = k.feature && !output && !divisors.contains(&p);
+                    case.entries[p] = random_entries(&mut rng, f, &shape, density, k.vt, zeros);
+                    case.fills[p] = declared_fill(k, p);
+                    let equals = !k.accumulate && k.out == p && !k.is_sequence();
+                    if output && k.feature && equals && !f.all_dense() && index % 2 == 1 {
+                        case.fills[p] = STALE_FILL;
+                    }
                     if f.alias_name() == Some("Csb") {
                         case.blocks[p] = csb_block(index, p, &shape);
                     }
                     case.shapes[p] = shape;
                 }
             }
+        }
+        if Some(index) == wrong_fill_case {
+            let p = *rng.pick(&fill_checked);
+            case.fills[p] = wrong_fill(case.fills[p]);
+            case.wrong_fill = Some(p);
         }
         out.push(case);
     }

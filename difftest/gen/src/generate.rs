@@ -127,11 +127,26 @@ pub fn via_format(seed: u64, param: usize, order: usize) -> Option<Format> {
         .find(Format::stores_exactly)
 }
 
+/// Probability that a single-statement kernel is drawn as a kernel of sparse array
+/// programming (`features`: fill values, calls, reductions), from a stream of its own
+/// ([`FEATURE_STREAM`]), so the other seeds keep their kernels.
+pub const P_FEATURE: f64 = 0.5;
+/// The salt of the feature stream: `Rng::new(mix(seed, FEATURE_STREAM))` decides whether a
+/// single-statement kernel is a feature kernel and, if so, draws all of it.
+pub const FEATURE_STREAM: u64 = 0x0f11_15e7;
+/// In a kernel of sparse array programming: probability that a divisor tensor is sparse
+/// (with a fill value that is not zero, mostly; [`crate::features::P_ZERO_FILLED_DIVISOR`]).
+pub const P_SPARSE_FILLED_DIVISOR: f64 = 0.4;
+
 /// Generates the kernel of `seed`.
 pub fn generate(seed: u64) -> Kernel {
     let mut rng = Rng::new(mix(seed, SEQUENCE_STREAM));
     if rng.chance(P_SEQUENCE) {
         return sequence(seed, rng);
+    }
+    let mut f = Rng::new(mix(seed, FEATURE_STREAM));
+    if f.chance(P_FEATURE) {
+        return crate::features::kernel(seed, f);
     }
     let mut g = Gen::new(Rng::new(seed));
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
@@ -262,6 +277,7 @@ fn sequence(seed: u64, rng: Rng) -> Kernel {
         schedule: None,
         statements,
         temporaries: vec![String::new(); g.temporaries],
+        feature: false,
     };
     g.name(&mut k);
     for t in 0..k.temporaries.len() {
@@ -306,19 +322,12 @@ fn sequence(seed: u64, rng: Rng) -> Kernel {
 
 /// Numbers the temporaries a sequence's statement reads after the parameters.
 fn number_temporaries(e: Expr, n_params: usize) -> Expr {
-    match e {
+    e.map_leaves(&|leaf| match leaf {
         Expr::Scalar { param } if param >= TEMPORARY => Expr::Scalar {
             param: n_params + param - TEMPORARY,
         },
-        Expr::Neg(x) => Expr::negate(number_temporaries(*x, n_params)),
-        Expr::Paren(x) => Expr::paren(number_temporaries(*x, n_params)),
-        Expr::Bin(op, l, r) => Expr::bin(
-            op,
-            number_temporaries(*l, n_params),
-            number_temporaries(*r, n_params),
-        ),
         other => other,
-    }
+    })
 }
 
 /// Draws a workspace schedule for a finished kernel, or none: mostly on appended sparse
@@ -327,7 +336,7 @@ fn number_temporaries(e: Expr, n_params: usize) -> Expr {
 /// written in place or a scalar output, which are refused. The accumulator is left to the
 /// compiler half the time. A variable is sometimes spelled as a raw identifier, or a raw one
 /// without its `r#` (the compiler compares names without it).
-fn schedule(rng: &mut Rng, k: &Kernel) -> Option<Schedule> {
+pub(crate) fn schedule(rng: &mut Rng, k: &Kernel) -> Option<Schedule> {
     let p = match k.out_format() {
         None => P_SCHEDULE_SCALAR,
         Some(_) if k.in_place_output() => P_SCHEDULE_IN_PLACE,
@@ -369,26 +378,30 @@ fn schedule(rng: &mut Rng, k: &Kernel) -> Option<Schedule> {
 }
 
 /// Generator state while building one kernel.
-struct Gen {
-    rng: Rng,
-    vt: ValTy,
+pub(crate) struct Gen {
+    pub(crate) rng: Rng,
+    pub(crate) vt: ValTy,
     /// Tensor and scalar input parameters (formats are placeholders until `finish`).
-    params: Vec<Param>,
+    pub(crate) params: Vec<Param>,
     /// Order of each tensor parameter (0 for scalars).
-    orders: Vec<usize>,
+    pub(crate) orders: Vec<usize>,
     /// Whether the parameter is accessed in a divisor.
-    divisor: Vec<bool>,
-    n_vars: usize,
+    pub(crate) divisor: Vec<bool>,
+    pub(crate) n_vars: usize,
     /// Drawing a sequence: new accesses may read outputs, scalar leaves temporaries.
     sequence: bool,
     /// Temporaries defined so far (by earlier statements of a sequence).
     temporaries: usize,
     /// Scalar output parameters so far.
     scalar_outs: Vec<usize>,
+    /// Drawing a kernel of sparse array programming (`features`).
+    pub(crate) feature: bool,
+    /// Per parameter: the fill values its accesses allow (`features::FillSet`).
+    pub(crate) fill_sets: Vec<u8>,
 }
 
 impl Gen {
-    fn new(rng: Rng) -> Gen {
+    pub(crate) fn new(rng: Rng) -> Gen {
         Gen {
             rng,
             params: Vec::new(),
@@ -399,21 +412,24 @@ impl Gen {
             sequence: false,
             temporaries: 0,
             scalar_outs: Vec::new(),
+            feature: false,
+            fill_sets: Vec::new(),
         }
     }
 
     /// A new output parameter of a sequence (a scalar output for order 0).
     fn output(&mut self, order: usize) -> usize {
-        self.params.push(Param {
-            name: String::new(),
-            kind: if order == 0 {
+        self.params.push(Param::new(
+            String::new(),
+            if order == 0 {
                 ParamKind::ScalarOut
             } else {
                 ParamKind::Output(Format::alias("Dense1", None))
             },
-        });
+        ));
         self.orders.push(order);
         self.divisor.push(false);
+        self.fill_sets.push(crate::features::ALL);
         let p = self.params.len() - 1;
         if order == 0 {
             self.scalar_outs.push(p);
@@ -431,32 +447,33 @@ impl Gen {
         choices.extend(self.scalar_outs.iter().copied());
         (!choices.is_empty()).then(|| *self.rng.pick(&choices))
     }
-    fn tensor(&mut self, order: usize) -> usize {
-        self.params.push(Param {
-            name: String::new(),
-            kind: ParamKind::Input(Format::alias("Dense1", None)),
-        });
+    pub(crate) fn tensor(&mut self, order: usize) -> usize {
+        self.params.push(Param::new(
+            String::new(),
+            ParamKind::Input(Format::alias("Dense1", None)),
+        ));
         self.orders.push(order);
         self.divisor.push(false);
+        // Finite fill values unless the access's context allows more (`features`).
+        self.fill_sets.push(crate::features::FINITE);
         self.params.len() - 1
     }
 
-    fn scalar_param(&mut self) -> usize {
-        self.params.push(Param {
-            name: String::new(),
-            kind: ParamKind::ScalarIn,
-        });
+    pub(crate) fn scalar_param(&mut self) -> usize {
+        self.params
+            .push(Param::new(String::new(), ParamKind::ScalarIn));
         self.orders.push(0);
         self.divisor.push(false);
+        self.fill_sets.push(0);
         self.params.len() - 1
     }
 
-    fn var(&mut self, v: usize) -> usize {
+    pub(crate) fn var(&mut self, v: usize) -> usize {
         self.n_vars = self.n_vars.max(v + 1);
         v
     }
 
-    fn acc(&mut self, t: usize, vars: &[usize]) -> Expr {
+    pub(crate) fn acc(&mut self, t: usize, vars: &[usize]) -> Expr {
         for &v in vars {
             self.var(v);
         }
@@ -466,7 +483,7 @@ impl Gen {
         }
     }
 
-    fn new_acc(&mut self, vars: &[usize]) -> Expr {
+    pub(crate) fn new_acc(&mut self, vars: &[usize]) -> Expr {
         if self.sequence {
             let outputs: Vec<usize> = (0..self.params.len())
                 .filter(|&p| matches!(self.params[p].kind, ParamKind::Output(_)))
@@ -481,7 +498,7 @@ impl Gen {
         self.acc(t, vars)
     }
 
-    fn literal(&mut self, positive: bool) -> Expr {
+    pub(crate) fn literal(&mut self, positive: bool) -> Expr {
         if self.vt.is_float() {
             let values: [f64; 8] = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 0.25, 0.0];
             let n = if positive { 7 } else { 8 };
@@ -509,7 +526,7 @@ impl Gen {
     }
 
     /// Distinct random variables.
-    fn some_vars(&mut self, n: usize, pool: usize) -> Vec<usize> {
+    pub(crate) fn some_vars(&mut self, n: usize, pool: usize) -> Vec<usize> {
         let mut all: Vec<usize> = (0..pool).collect();
         self.rng.shuffle(&mut all);
         all.truncate(n);
@@ -520,7 +537,7 @@ impl Gen {
     }
 
     /// A base statement shape: (name, output order hint, right side).
-    fn template(&mut self) -> (&'static str, Option<usize>, Expr) {
+    pub(crate) fn template(&mut self) -> (&'static str, Option<usize>, Expr) {
         let (i, j, k, l) = (0, 1, 2, 3);
         let which = self
             .rng
@@ -670,7 +687,7 @@ impl Gen {
     }
 
     /// A random expression tree over variables `0..nv`.
-    fn random_tree(&mut self, depth: usize, nv: usize) -> Expr {
+    pub(crate) fn random_tree(&mut self, depth: usize, nv: usize) -> Expr {
         if depth == 0 || self.rng.chance(0.25) {
             return self.random_leaf(nv);
         }
@@ -691,7 +708,7 @@ impl Gen {
         }
     }
 
-    fn random_leaf(&mut self, nv: usize) -> Expr {
+    pub(crate) fn random_leaf(&mut self, nv: usize) -> Expr {
         match self.rng.weighted(&[80, 8, 12]) {
             0 => {
                 let reusable: Vec<usize> = (0..self.params.len())
@@ -717,7 +734,7 @@ impl Gen {
 
     /// A divisor: accesses of (later all-dense) tensors, positive literals and scalars,
     /// combined with `+` and `*`.
-    fn divisor(&mut self, nv: usize, depth: usize) -> Expr {
+    pub(crate) fn divisor(&mut self, nv: usize, depth: usize) -> Expr {
         if depth > 0 && self.rng.chance(0.3) {
             let op = if self.rng.chance(0.5) {
                 Op::Add
@@ -734,6 +751,7 @@ impl Gen {
                 let vars = self.some_vars(order, nv.max(1));
                 let t = self.tensor(order);
                 self.divisor[t] = true;
+                self.fill_sets[t] &= crate::features::POSITIVE;
                 self.acc(t, &vars)
             }
             1 => match self.scalar_read() {
@@ -757,7 +775,7 @@ impl Gen {
     }
 
     /// Wraps the template in scalars, literals, negation, extra terms, divisors, parentheses.
-    fn decorate(&mut self, mut e: Expr) -> Expr {
+    pub(crate) fn decorate(&mut self, mut e: Expr) -> Expr {
         let nv = self.n_vars.max(1);
         for _ in 0..self.rng.below(3) {
             if e.depth() >= MAX_DEPTH {
@@ -825,25 +843,26 @@ impl Gen {
     }
 
     /// Chooses the output, names, formats and the statement's details.
-    fn finish(
-        mut self,
+    pub(crate) fn finish(
+        &mut self,
         seed: u64,
         template: &'static str,
         out_order_hint: Option<usize>,
         rhs: Expr,
     ) -> Kernel {
-        let used: Vec<usize> = rhs.vars().into_iter().collect();
+        // Variables of explicit reductions are theirs: never the output's.
+        let used: Vec<usize> = rhs.free_vars().into_iter().collect();
         let out_vars = self.out_vars(&used, out_order_hint);
         let out_order = out_vars.len();
         // Renumber variables densely.
         let n_vars = self
             .n_vars
-            .max(used.iter().map(|v| v + 1).max().unwrap_or(0));
+            .max(rhs.vars().iter().map(|v| v + 1).max().unwrap_or(0));
         self.finish_with(seed, template, out_vars, out_order, n_vars, rhs)
     }
 
     /// The output variables of a statement: a subset of the used ones, usually the template's.
-    fn out_vars(&mut self, used: &[usize], out_order_hint: Option<usize>) -> Vec<usize> {
+    pub(crate) fn out_vars(&mut self, used: &[usize], out_order_hint: Option<usize>) -> Vec<usize> {
         let want = match out_order_hint {
             Some(o) if self.rng.chance(0.85) => o,
             _ => self.rng.below(4),
@@ -870,7 +889,7 @@ impl Gen {
     }
 
     fn finish_with(
-        mut self,
+        &mut self,
         seed: u64,
         template: &'static str,
         out_vars: Vec<usize>,
@@ -884,13 +903,11 @@ impl Gen {
         } else {
             ParamKind::Output(Format::alias("Dense1", None))
         };
-        let out_param = Param {
-            name: String::new(),
-            kind: out_kind,
-        };
+        let out_param = Param::new(String::new(), out_kind);
         let mut params = std::mem::take(&mut self.params);
         let mut orders = std::mem::take(&mut self.orders);
         let mut divisor = std::mem::take(&mut self.divisor);
+        let mut fill_sets = std::mem::take(&mut self.fill_sets);
         let out_pos = if self.rng.chance(0.75) {
             0
         } else {
@@ -899,6 +916,7 @@ impl Gen {
         params.insert(out_pos, out_param);
         orders.insert(out_pos, out_order);
         divisor.insert(out_pos, false);
+        fill_sets.insert(out_pos, crate::features::ALL);
         let rhs = shift_params(rhs, out_pos);
 
         let mut k = Kernel {
@@ -916,9 +934,13 @@ impl Gen {
             schedule: None,
             statements: Vec::new(),
             temporaries: Vec::new(),
+            feature: self.feature,
         };
         self.name(&mut k);
         self.assign_formats(&mut k, &orders, &divisor);
+        if self.feature {
+            self.assign_fills(&mut k, &fill_sets, &divisor);
+        }
         k
     }
 
@@ -1042,6 +1064,12 @@ impl Gen {
                     ParamKind::Input(_) => {
                         let injected = sparse_divisor && first && divisor[p];
                         let f = if injected {
+                            self.sparse_format(order)
+                        } else if divisor[p]
+                            && self.feature
+                            && self.rng.chance(P_SPARSE_FILLED_DIVISOR)
+                        {
+                            // A sparse divisor is legal with a fill value that is not zero.
                             self.sparse_format(order)
                         } else if divisor[p] {
                             self.dense_format(order)
@@ -1231,15 +1259,12 @@ impl Gen {
 /// Renumbers parameter references after inserting the output at `at`.
 fn shift_params(e: Expr, at: usize) -> Expr {
     let s = |p: usize| if p >= at { p + 1 } else { p };
-    match e {
+    e.map_leaves(&|leaf| match leaf {
         Expr::Access { param, vars } => Expr::Access {
             param: s(param),
             vars,
         },
         Expr::Scalar { param } => Expr::Scalar { param: s(param) },
-        Expr::Lit { .. } => e,
-        Expr::Neg(x) => Expr::negate(shift_params(*x, at)),
-        Expr::Paren(x) => Expr::paren(shift_params(*x, at)),
-        Expr::Bin(op, l, r) => Expr::bin(op, shift_params(*l, at), shift_params(*r, at)),
-    }
+        other => other,
+    })
 }

@@ -1,6 +1,7 @@
 //! The kernel AST the generator builds, and its rendering as `sparse_kernel!` source.
 
 use crate::format::Format;
+use crate::functions::{FillAttr, Func, Reducer};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -60,9 +61,20 @@ pub struct Param {
     pub name: String,
     /// What it is.
     pub kind: ParamKind,
+    /// Its `#[fill(c)]` attribute (sparse tensors only; none: fill value 0).
+    pub fill: Option<FillAttr>,
 }
 
 impl Param {
+    /// A parameter without a fill attribute.
+    pub fn new(name: impl Into<String>, kind: ParamKind) -> Param {
+        Param {
+            name: name.into(),
+            kind,
+            fill: None,
+        }
+    }
+
     /// The tensor format of a tensor parameter.
     pub fn format(&self) -> Option<&Format> {
         match &self.kind {
@@ -131,6 +143,23 @@ pub enum Expr {
     Bin(Op, Box<Expr>, Box<Expr>),
     /// Redundant parentheses (precedence parentheses are added when rendering).
     Paren(Box<Expr>),
+    /// A call `f(a, b)` of a prelude or declared function.
+    Call {
+        /// The function.
+        func: Func,
+        /// Its arguments.
+        args: Vec<Expr>,
+    },
+    /// A reduction `min[j](e)`: the fold of the reducer's function over every coordinate of
+    /// `var`. The variable is used nowhere else.
+    Reduce {
+        /// What it folds by.
+        by: Reducer,
+        /// The reduced index variable.
+        var: usize,
+        /// The folded expression.
+        body: Box<Expr>,
+    },
 }
 
 impl Expr {
@@ -149,6 +178,74 @@ impl Expr {
         Expr::Paren(Box::new(e))
     }
 
+    /// `f(args)`
+    pub fn call(func: Func, args: Vec<Expr>) -> Expr {
+        Expr::Call { func, args }
+    }
+
+    /// `by[var](body)`
+    pub fn reduce(by: Reducer, var: usize, body: Expr) -> Expr {
+        Expr::Reduce {
+            by,
+            var,
+            body: Box::new(body),
+        }
+    }
+
+    /// The same expression with every leaf (access, scalar, literal) replaced by `f(leaf)`.
+    pub fn map_leaves(self, f: &impl Fn(Expr) -> Expr) -> Expr {
+        match self {
+            Expr::Neg(x) => Expr::negate(x.map_leaves(f)),
+            Expr::Paren(x) => Expr::paren(x.map_leaves(f)),
+            Expr::Bin(op, l, r) => Expr::bin(op, l.map_leaves(f), r.map_leaves(f)),
+            Expr::Call { func, args } => Expr::Call {
+                func,
+                args: args.into_iter().map(|a| a.map_leaves(f)).collect(),
+            },
+            Expr::Reduce { by, var, body } => Expr::reduce(by, var, body.map_leaves(f)),
+            leaf => f(leaf),
+        }
+    }
+
+    /// The direct subexpressions, left to right.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Neg(e) | Expr::Paren(e) => vec![e],
+            Expr::Bin(_, l, r) => vec![l, r],
+            Expr::Call { args, .. } => args.iter().collect(),
+            Expr::Reduce { body, .. } => vec![body],
+            Expr::Access { .. } | Expr::Scalar { .. } | Expr::Lit { .. } => Vec::new(),
+        }
+    }
+
+    /// The variables of explicit reductions (`min[j](..)`) in this expression.
+    pub fn reduced_vars(&self) -> BTreeSet<usize> {
+        let mut s = BTreeSet::new();
+        self.visit(&mut |e| {
+            if let Expr::Reduce { var, .. } = e {
+                s.insert(*var);
+            }
+        });
+        s
+    }
+
+    /// Index variables used by accesses outside explicit reductions over them: the ones an
+    /// output may use, or that are summed by the Einstein rule.
+    pub fn free_vars(&self) -> BTreeSet<usize> {
+        let reduced = self.reduced_vars();
+        self.vars()
+            .into_iter()
+            .filter(|v| !reduced.contains(v))
+            .collect()
+    }
+
+    /// Whether the expression calls a function or reduces explicitly.
+    pub fn uses_functions(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e, Expr::Call { .. } | Expr::Reduce { .. }));
+        found
+    }
+
     /// Index variables used by the accesses of this expression.
     pub fn vars(&self) -> BTreeSet<usize> {
         let mut s = BTreeSet::new();
@@ -163,13 +260,8 @@ impl Expr {
     /// Calls `f` on every node, pre-order.
     pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
         f(self);
-        match self {
-            Expr::Neg(e) | Expr::Paren(e) => e.visit(f),
-            Expr::Bin(_, l, r) => {
-                l.visit(f);
-                r.visit(f);
-            }
-            _ => {}
+        for c in self.children() {
+            c.visit(f);
         }
     }
 
@@ -179,6 +271,8 @@ impl Expr {
             Expr::Neg(e) => 1 + e.depth(),
             Expr::Paren(e) => e.depth(),
             Expr::Bin(_, l, r) => 1 + l.depth().max(r.depth()),
+            Expr::Call { args, .. } => 1 + args.iter().map(Expr::depth).max().unwrap_or(0),
+            Expr::Reduce { body, .. } => 1 + body.depth(),
             _ => 0,
         }
     }
@@ -219,6 +313,10 @@ pub struct Kernel {
     pub statements: Vec<Statement>,
     /// The names of the scalar temporaries the statements' `let`s define, in order.
     pub temporaries: Vec<String>,
+    /// Drawn as a kernel of sparse array programming (fill values, calls, reductions; from
+    /// the generator's feature stream): its data cases include explicit zeros and stale
+    /// sparse outputs with a fill value of their own.
+    pub feature: bool,
 }
 
 /// What a statement of a sequence writes.
@@ -385,18 +483,19 @@ impl Kernel {
                 Param {
                     name: param.name.clone(),
                     kind,
+                    fill: param.fill.clone(),
                 }
             })
             .collect();
         for (t, name) in self.temporaries.iter().enumerate() {
-            params.push(Param {
-                name: name.clone(),
-                kind: if st.target == Target::Temporary(t) {
+            params.push(Param::new(
+                name.clone(),
+                if st.target == Target::Temporary(t) {
                     ParamKind::ScalarOut
                 } else {
                     ParamKind::ScalarIn
                 },
-            });
+            ));
         }
         Kernel {
             id: self.id,
@@ -416,6 +515,7 @@ impl Kernel {
             schedule: st.schedule.clone(),
             statements: Vec::new(),
             temporaries: Vec::new(),
+            feature: self.feature,
         }
     }
 
@@ -461,11 +561,20 @@ impl Kernel {
             .params
             .iter()
             .enumerate()
-            .map(|(at, p)| match &p.kind {
-                ParamKind::Input(f) => format!("{}: &{}", p.name, self.param_type(at, f)),
-                ParamKind::Output(f) => format!("{}: &mut {}", p.name, self.param_type(at, f)),
-                ParamKind::ScalarIn => format!("{}: {v}", p.name),
-                ParamKind::ScalarOut => format!("{}: &mut {v}", p.name),
+            .map(|(at, p)| {
+                let fill = p
+                    .fill
+                    .as_ref()
+                    .map_or(String::new(), |f| format!("#[fill({})] ", f.text));
+                let param = match &p.kind {
+                    ParamKind::Input(f) => format!("{}: &{}", p.name, self.param_type(at, f)),
+                    ParamKind::Output(f) => {
+                        format!("{}: &mut {}", p.name, self.param_type(at, f))
+                    }
+                    ParamKind::ScalarIn => format!("{}: {v}", p.name),
+                    ParamKind::ScalarOut => format!("{}: &mut {v}", p.name),
+                };
+                fill + &param
             })
             .collect();
         if self.is_sequence() {
@@ -509,9 +618,50 @@ impl Kernel {
         )
     }
 
+    /// The declared functions the kernel calls or reduces by, in declaration order.
+    pub fn declared_functions(&self) -> Vec<Func> {
+        let mut used = BTreeSet::new();
+        let rhss: Vec<&Expr> = if self.is_sequence() {
+            self.statements.iter().map(|s| &s.rhs).collect()
+        } else {
+            vec![&self.rhs]
+        };
+        for rhs in rhss {
+            rhs.visit(&mut |e| match e {
+                Expr::Call { func, .. } if func.declared() => {
+                    used.insert(*func);
+                }
+                Expr::Reduce { by, .. } => {
+                    if let Some(f) = by.func().filter(|f| f.declared()) {
+                        used.insert(f);
+                    }
+                }
+                _ => {}
+            });
+        }
+        used.into_iter().collect()
+    }
+
+    /// The declarations of [`Kernel::declared_functions`] (`#[function(..)] fn ..`), as they
+    /// go into the kernel's `sparse_kernel!` block before the kernel.
+    pub fn declarations(&self) -> Vec<String> {
+        self.declared_functions()
+            .into_iter()
+            .map(|f| f.declaration(self.vt))
+            .collect()
+    }
+
+    /// Everything inside the kernel's `sparse_kernel! { .. }`: the declarations, then the
+    /// kernel.
+    pub fn block(&self) -> String {
+        let mut items = self.declarations();
+        items.push(self.source());
+        items.join("\n\n")
+    }
+
     /// The whole macro invocation.
     pub fn invocation(&self) -> String {
-        let body = self.source().replace('\n', "\n    ");
+        let body = self.block().replace('\n', "\n    ");
         format!("sparse_kernel! {{\n    {body}\n}}")
     }
 
@@ -557,6 +707,22 @@ impl Kernel {
             Expr::Paren(x) => {
                 s.push('(');
                 self.render(x, 0, s);
+                s.push(')');
+            }
+            Expr::Call { func, args } => {
+                s.push_str(func.name());
+                s.push('(');
+                for (n, a) in args.iter().enumerate() {
+                    if n > 0 {
+                        s.push_str(", ");
+                    }
+                    self.render(a, 0, s);
+                }
+                s.push(')');
+            }
+            Expr::Reduce { by, var, body } => {
+                let _ = write!(s, "{}[{}](", by.name(), self.var_names[*var]);
+                self.render(body, 0, s);
                 s.push(')');
             }
         }

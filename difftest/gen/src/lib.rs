@@ -7,7 +7,9 @@
 
 pub mod classify;
 pub mod data;
+pub mod features;
 pub mod format;
+pub mod functions;
 pub mod generate;
 pub mod kernel;
 pub mod reference;

@@ -1,9 +1,16 @@
-//! The dense reference evaluator: values, magnitudes (for float tolerances) and the presence
-//! (sparsity pattern) of every output coordinate, by brute force over the placed sums.
+//! The dense reference evaluator: values, magnitudes (for float tolerances), fill values and
+//! the presence (sparsity pattern) of every output coordinate, by brute force over the placed
+//! sums, as the language defines them (`TESTING.md`, "Sparse array programming"): every tensor
+//! is dense with its fill value at the components it does not store; a call is its function
+//! applied componentwise; a reduction folds over every coordinate of its variable, fill values
+//! included. Fill values and presence follow the definition's own rules, not the compiler's.
 
 use crate::data::{coordinates, Entries};
+use crate::functions::{Fill, Func, Reducer};
 use crate::kernel::{Kernel, Op, ParamKind, ValTy};
 use crate::semantics::{place, Placed};
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// One output coordinate of the reference.
@@ -11,11 +18,14 @@ use std::fmt::Write;
 pub struct Point {
     /// Logical coordinate (empty for a scalar output).
     pub coord: Vec<usize>,
-    /// The right side's value there; `None` if undefined (division by zero, i64 overflow).
+    /// The right side's value there; `None` if undefined (division by zero, i64 overflow, a
+    /// float result too close to a discontinuity of a comparison to be decided, or a value
+    /// where the sparse semantics and the dense one part: `inf * 0`).
     pub value: Option<f64>,
-    /// The right side evaluated on absolute values with `-` as `+` (scale for tolerances).
+    /// The scale of the value's rounding error: the right side evaluated on absolute values
+    /// with `-` as `+`, and through functions by their derivatives.
     pub mag: f64,
-    /// Whether the iteration space has a point there.
+    /// Whether the right side is present there (the definition's presence).
     pub present: bool,
 }
 
@@ -30,10 +40,12 @@ pub struct Stored {
     /// Per entry, its magnitude (the scale of its rounding error: an earlier statement's
     /// [`Point::mag`]); empty: each value's absolute value.
     pub mags: Vec<f64>,
+    /// The tensor's fill value: the value of every component it does not store.
+    pub fill: f64,
 }
 
 /// Arithmetic of the reference: exact `i64` (checked) or `f64`.
-trait Num: Copy {
+trait Num: Copy + PartialEq {
     /// Exact arithmetic (no rounding error to bound).
     const EXACT: bool;
     fn from_f64(x: f64) -> Self;
@@ -41,6 +53,15 @@ trait Num: Copy {
     fn zero() -> Self;
     fn op(self, op: Op, o: Self) -> Option<Self>;
     fn neg(self) -> Option<Self>;
+    fn call(f: Func, args: &[Self]) -> Option<Self>;
+    /// An operator over fill values: as over values, but a float division by zero is the
+    /// float's (`f(fills)` of the definition: `-1 / 0` is `-inf`).
+    fn fill_op(self, op: Op, o: Self) -> Option<Self> {
+        self.op(op, o)
+    }
+    fn constant(c: Fill, vt: ValTy) -> Self {
+        Self::from_f64(c.value(vt))
+    }
 }
 
 impl Num for f64 {
@@ -66,6 +87,15 @@ impl Num for f64 {
     fn neg(self) -> Option<Self> {
         Some(-self)
     }
+    fn call(f: Func, args: &[Self]) -> Option<Self> {
+        Some(f.apply_f64(args))
+    }
+    fn fill_op(self, op: Op, o: Self) -> Option<Self> {
+        match op {
+            Op::Div => Some(self / o),
+            _ => self.op(op, o),
+        }
+    }
 }
 
 impl Num for i64 {
@@ -90,35 +120,51 @@ impl Num for i64 {
     fn neg(self) -> Option<Self> {
         self.checked_neg()
     }
+    fn call(f: Func, args: &[Self]) -> Option<Self> {
+        f.apply_i64(args)
+    }
 }
 
-/// A tensor as a dense array plus a stored-mask.
+/// Equal as fill values: by value, and NaN equal to NaN.
+fn same<T: Num>(a: T, b: T) -> bool {
+    a == b || (a.to_f64().is_nan() && b.to_f64().is_nan())
+}
+
+/// A tensor as a dense array (its fill value where it stores nothing) plus a stored-mask.
 struct DenseIn<T> {
     shape: Vec<usize>,
     vals: Vec<T>,
     mags: Vec<f64>,
     undefined: Vec<bool>,
     stored: Vec<bool>,
+    fill: T,
 }
 
 impl<T: Num> DenseIn<T> {
     fn new(s: &Stored) -> Self {
         let len: usize = s.shape.iter().product();
+        let fill = T::from_f64(s.fill);
         let mut d = DenseIn {
             shape: s.shape.clone(),
-            vals: vec![T::zero(); len],
-            mags: vec![0.0; len],
+            vals: vec![fill; len],
+            mags: vec![magnitude(s.fill); len],
             undefined: vec![false; len],
             stored: vec![false; len],
+            fill,
         };
         for (n, (c, v)) in s.entries.iter().enumerate() {
             let at = d.flat(c.iter().copied());
+            let first = !d.stored[at];
+            if first {
+                d.vals[at] = T::zero();
+                d.mags[at] = 0.0;
+            }
             if v.is_nan() {
                 d.undefined[at] = true;
             } else {
                 d.vals[at] = d.vals[at].op(Op::Add, T::from_f64(*v)).unwrap_or(T::zero());
             }
-            d.mags[at] += s.mags.get(n).copied().unwrap_or(v.abs());
+            d.mags[at] += s.mags.get(n).copied().unwrap_or(magnitude(*v));
             d.stored[at] = true;
         }
         d
@@ -129,19 +175,132 @@ impl<T: Num> DenseIn<T> {
     }
 }
 
+/// `|x|` as a rounding-error scale: an infinity is exact (its own scale is 0).
+fn magnitude(x: f64) -> f64 {
+    if x.is_finite() {
+        x.abs()
+    } else {
+        0.0
+    }
+}
+
+/// An error scale, with what is not finite dropped.
+fn finite(m: f64) -> f64 {
+    if m.is_finite() {
+        m
+    } else {
+        0.0
+    }
+}
+
+/// `|d| * m`, 0 when `m` is (an exact operand contributes no error, even where `d` is not
+/// finite).
+fn term(d: f64, m: f64) -> f64 {
+    if m == 0.0 {
+        0.0
+    } else {
+        finite(d.abs() * m)
+    }
+}
+
 struct Eval<'a, T> {
+    k: &'a Kernel,
     tensors: Vec<Option<DenseIn<T>>>,
     scalars: &'a [f64],
     /// Per scalar, its magnitude (empty: its absolute value).
     scalar_mags: &'a [f64],
     sizes: &'a [usize],
+    /// The fill value of every node of the placed right side, by address.
+    fills: HashMap<*const Placed, Option<T>>,
+    /// Non-present nodes whose finite value differed from their finite fill value: the
+    /// definition contradicts itself there (a property the generator promised that does
+    /// not hold), which the generator's tests require never happens.
+    inconsistent: Cell<usize>,
 }
 
 /// Value (None: undefined), magnitude, presence.
 type R<T> = (Option<T>, f64, bool);
 
-impl<T: Num> Eval<'_, T> {
+impl<'a, T: Num> Eval<'a, T> {
+    /// The fill value of every node below `p` (`None`: the node has no fill value, NONE).
+    fn compute_fills(&mut self, p: &Placed) -> Option<T> {
+        let vt = self.k.vt;
+        let fill = match p {
+            Placed::Access { param, .. } => Some(
+                self.tensors[*param]
+                    .as_ref()
+                    .expect("an accessed input")
+                    .fill,
+            ),
+            Placed::Scalar { .. } | Placed::Lit(_) => None,
+            Placed::Neg(b) => self.compute_fills(b).and_then(T::neg),
+            Placed::Bin(op, l, r) => {
+                let fills = [self.compute_fills(l), self.compute_fills(r)];
+                let ann = operator_annihilators(*op);
+                annihilated(&fills, &ann, vt).or_else(|| fills[0]?.fill_op(*op, fills[1]?))
+            }
+            Placed::Call(f, args) => {
+                let fills: Vec<Option<T>> = args.iter().map(|a| self.compute_fills(a)).collect();
+                let ann: Vec<Option<Fill>> = (0..args.len()).map(|n| f.annihilator(n)).collect();
+                let direct = || {
+                    let all: Option<Vec<T>> = fills.iter().copied().collect();
+                    T::call(*f, &all?)
+                };
+                if f.iterate(&vec![false; args.len()]).is_some() {
+                    direct()
+                } else {
+                    annihilated(&fills, &ann, vt).or_else(direct)
+                }
+            }
+            Placed::Sum(_, body) => match self.compute_fills(body) {
+                Some(f) if f == T::zero() => Some(T::zero()),
+                _ => None,
+            },
+            Placed::Reduce(by, _, body) => {
+                let identity = T::constant(by.identity(), vt);
+                match self.compute_fills(body) {
+                    Some(f) if same(f, identity) => Some(identity),
+                    _ => None,
+                }
+            }
+        };
+        self.fills.insert(p as *const Placed, fill);
+        fill
+    }
+
+    fn fill(&self, p: &Placed) -> Option<T> {
+        self.fills.get(&(p as *const Placed)).copied().flatten()
+    }
+
+    /// A float value within its rounding error of zero: its truth is not decided.
+    fn undecided(&self, x: T, m: f64) -> bool {
+        !T::EXACT && m > 0.0 && x.to_f64().abs() <= self.k.vt.tolerance() * m
+    }
+
     fn eval(&self, p: &Placed, env: &mut [usize]) -> R<T> {
+        let (mut v, m, present) = self.eval_node(p, env);
+        // Beyond `f32`'s range an `f32` kernel has an infinity where `f64` has a number.
+        if self.k.vt == ValTy::F32 && v.is_some_and(|x| x.to_f64().abs() > f64::from(f32::MAX)) {
+            v = v.filter(|x| !x.to_f64().is_finite());
+        }
+        if present {
+            return (v, m, present);
+        }
+        // Where a node is not present its value is its fill value, by the definition; a
+        // value that differs is a place where the dense semantics and the sparse one part.
+        match (v, self.fill(p)) {
+            (Some(x), Some(f)) if !same(x, f) && !close(self.k.vt, x.to_f64(), f.to_f64(), m) => {
+                let (xf, ff) = (x.to_f64(), f.to_f64());
+                if xf.is_finite() && ff.is_finite() {
+                    self.inconsistent.set(self.inconsistent.get() + 1);
+                }
+                (None, m, present)
+            }
+            _ => (v, m, present),
+        }
+    }
+
+    fn eval_node(&self, p: &Placed, env: &mut [usize]) -> R<T> {
         match p {
             Placed::Access { param, vars } => {
                 let t = self.tensors[*param].as_ref().expect("an accessed input");
@@ -174,29 +333,49 @@ impl<T: Num> Eval<'_, T> {
                     (Some(a), Some(b)) => a.op(*op, b),
                     _ => None,
                 };
-                let (m, p) = match op {
-                    Op::Add | Op::Sub => (lm + rm, lp || rp),
-                    Op::Mul => (lm * rm, lp && rp),
+                let m = match op {
+                    Op::Add | Op::Sub => finite(lm + rm),
+                    Op::Mul => finite(lm * rm),
                     // The error of a / b: |da| / |b| + |a| |db| / b².
-                    Op::Div => {
-                        let m = match (lv, rv) {
-                            (Some(a), Some(b)) if b.to_f64() != 0.0 => {
-                                let (a, b) = (a.to_f64().abs(), b.to_f64().abs());
-                                lm / b + a * rm / (b * b)
-                            }
-                            _ => f64::INFINITY,
-                        };
-                        (m, lp && rp)
-                    }
+                    Op::Div => match (lv, rv) {
+                        (Some(a), Some(b)) if b.to_f64() != 0.0 => {
+                            let (a, b) = (a.to_f64().abs(), b.to_f64().abs());
+                            finite(lm / b + a * rm / (b * b))
+                        }
+                        _ => f64::INFINITY,
+                    },
                 };
-                (v, m, p)
+                let fills = [self.fill(l), self.fill(r)];
+                let present = region(&fills, &operator_annihilators(*op), &[lp, rp], self.k.vt);
+                (v, m, present)
+            }
+            Placed::Call(f, args) => {
+                let evaluated: Vec<R<T>> = args.iter().map(|a| self.eval(a, env)).collect();
+                let presence: Vec<bool> = evaluated.iter().map(|e| e.2).collect();
+                let fills: Vec<Option<T>> = args.iter().map(|a| self.fill(a)).collect();
+                if let Some(inside) = f.iterate(&presence) {
+                    if !inside {
+                        // Outside its declared region the function's value is that of the
+                        // arguments' fill values.
+                        let fills: Option<Vec<T>> = fills.iter().copied().collect();
+                        let v = fills.and_then(|a| T::call(*f, &a));
+                        return (v, 0.0, false);
+                    }
+                    let (v, m) = self.apply(*f, &evaluated);
+                    return (v, m, true);
+                }
+                let ann: Vec<Option<Fill>> = (0..args.len()).map(|n| f.annihilator(n)).collect();
+                let present = region(&fills, &ann, &presence, self.k.vt);
+                let (v, m) = self.apply(*f, &evaluated);
+                (v, m, present)
             }
             Placed::Sum(vars, body) => {
                 let mut acc = Some(T::zero());
-                let (mut mag, mut present) = (0.0, false);
+                let (mut mag, mut any) = (0.0, false);
                 let shape: Vec<usize> = vars.iter().map(|&v| self.sizes[v]).collect();
-                for c in coordinates(&shape) {
-                    for (&v, &x) in vars.iter().zip(&c) {
+                let points = coordinates(&shape);
+                for c in &points {
+                    for (&v, &x) in vars.iter().zip(c) {
                         env[v] = x;
                     }
                     let (v, m, p) = self.eval(body, env);
@@ -205,11 +384,200 @@ impl<T: Num> Eval<'_, T> {
                         _ => None,
                     };
                     mag += m;
-                    present |= p;
+                    any |= p;
                 }
-                (acc, mag, present)
+                // Present where the body is, if its fill value is 0; else wherever the sum
+                // has a term at all.
+                let present = match self.fill(body) {
+                    Some(f) if f == T::zero() => any,
+                    _ => !points.is_empty(),
+                };
+                (acc, finite(mag), present)
+            }
+            Placed::Reduce(by, var, body) => {
+                let vt = self.k.vt;
+                let identity = T::constant(by.identity(), vt);
+                let mut acc: R<T> = (Some(identity), magnitude(identity.to_f64()), false);
+                let mut any = false;
+                for x in 0..self.sizes[*var] {
+                    env[*var] = x;
+                    let e = self.eval(body, env);
+                    any |= e.2;
+                    let (v, m) = match by.func() {
+                        Some(f) => self.apply(f, &[acc, e]),
+                        None => {
+                            let op = if *by == Reducer::Prod {
+                                Op::Mul
+                            } else {
+                                Op::Add
+                            };
+                            let v = match (acc.0, e.0) {
+                                (Some(a), Some(b)) => a.op(op, b),
+                                _ => None,
+                            };
+                            let m = if op == Op::Mul {
+                                acc.1 * e.1
+                            } else {
+                                acc.1 + e.1
+                            };
+                            (v, finite(m))
+                        }
+                    };
+                    acc = (v, m, false);
+                }
+                // Present where the body is, if its fill value is the identity; else
+                // everywhere.
+                let present = match self.fill(body) {
+                    Some(f) if same(f, identity) => any,
+                    _ => true,
+                };
+                (acc.0, acc.1, present)
             }
         }
+    }
+
+    /// A function of evaluated arguments: its value (undefined if an argument is, or if a
+    /// float argument is too close to where the function jumps for its result to be
+    /// decided) and the scale of the value's rounding error.
+    fn apply(&self, f: Func, args: &[R<T>]) -> (Option<T>, f64) {
+        let values: Option<Vec<T>> = args.iter().map(|a| a.0).collect();
+        let Some(values) = values else {
+            return (None, 0.0);
+        };
+        let Some(r) = T::call(f, &values) else {
+            return (None, 0.0);
+        };
+        let x: Vec<f64> = values.iter().map(|v| v.to_f64()).collect();
+        let m: Vec<f64> = args.iter().map(|a| a.1).collect();
+        let rf = r.to_f64();
+        if T::EXACT {
+            return (Some(r), 0.0);
+        }
+        let undecided = |n: usize| self.undecided(values[n], m[n]);
+        let mag = match f {
+            Func::Min | Func::Max => {
+                // Nearly equal arguments: either may be chosen.
+                let tie = (x[0] - x[1]).abs() <= self.k.vt.tolerance() * (m[0] + m[1]);
+                if tie {
+                    m[0].max(m[1])
+                } else if same(r, values[0]) {
+                    m[0]
+                } else {
+                    m[1]
+                }
+            }
+            Func::And | Func::Or | Func::Xor => {
+                if undecided(0) || undecided(1) {
+                    return (None, 0.0);
+                }
+                0.0
+            }
+            Func::Not => {
+                if undecided(0) {
+                    return (None, 0.0);
+                }
+                0.0
+            }
+            Func::Unless => {
+                if undecided(1) {
+                    return (None, 0.0);
+                }
+                if x[1] != 0.0 {
+                    0.0
+                } else {
+                    m[0]
+                }
+            }
+            Func::Eq | Func::Ne | Func::Lt | Func::Le | Func::Gt | Func::Ge => {
+                let scale = m[0] + m[1];
+                if scale > 0.0 && (x[0] - x[1]).abs() <= self.k.vt.tolerance() * scale {
+                    return (None, 0.0);
+                }
+                0.0
+            }
+            Func::Abs => m[0],
+            Func::Sqrt => {
+                if undecided(0) {
+                    return (None, 0.0);
+                }
+                if rf > 0.0 {
+                    term(0.5 / rf, m[0]) + rf
+                } else {
+                    0.0
+                }
+            }
+            Func::Exp => finite(rf * (1.0 + m[0])),
+            Func::Pow => {
+                if undecided(0) {
+                    return (None, 0.0);
+                }
+                let d_base = x[1] * x[0].powf(x[1] - 1.0);
+                let d_exp = if x[0] > 0.0 { rf * x[0].ln() } else { 0.0 };
+                magnitude(rf) + term(d_base, m[0]) + term(d_exp, m[1])
+            }
+            Func::Ldexp => {
+                magnitude(rf) + term(x[1].exp2(), m[0]) + term(rf * std::f64::consts::LN_2, m[1])
+            }
+            Func::Plus => finite(m[0] + m[1]),
+            Func::AbsDiff => finite(m[0] + m[1]),
+            Func::Skew => finite(2.0 * m[0] + m[1]),
+            Func::Scale => finite(m[0] * m[1]),
+            Func::Shl | Func::Shr | Func::Gcd => 0.0,
+        };
+        // A product scales the result by the other factor's magnitude: at least its own.
+        (Some(r), mag.max(magnitude(rf)))
+    }
+}
+
+/// The annihilator of each operand of a built-in operator: `0` for both of `*`, the left one
+/// of `/`.
+fn operator_annihilators(op: Op) -> [Option<Fill>; 2] {
+    match op {
+        Op::Mul => [Some(Fill::ZERO), Some(Fill::ZERO)],
+        Op::Div => [Some(Fill::ZERO), None],
+        Op::Add | Op::Sub => [None, None],
+    }
+}
+
+/// The annihilator, when some argument's fill value is its annihilator at its position.
+fn annihilated<T: Num>(fills: &[Option<T>], ann: &[Option<Fill>], vt: ValTy) -> Option<T> {
+    fills.iter().zip(ann).find_map(|(f, a)| {
+        let a = T::constant((*a)?, vt);
+        (*f).filter(|f| same(*f, a)).map(|_| a)
+    })
+}
+
+/// The region of a function without a declared formula: the intersection of the arguments
+/// whose fill value is their annihilator, if any; else the union of all.
+fn region<T: Num>(fills: &[Option<T>], ann: &[Option<Fill>], present: &[bool], vt: ValTy) -> bool {
+    let annihilating: Vec<usize> = (0..fills.len())
+        .filter(
+            |&n| matches!((fills[n], ann[n]), (Some(f), Some(a)) if same(f, T::constant(a, vt))),
+        )
+        .collect();
+    if annihilating.is_empty() {
+        present.iter().any(|&p| p)
+    } else {
+        annihilating.iter().all(|&n| present[n])
+    }
+}
+
+/// What the reference computes for a single statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Every output coordinate, row-major.
+    pub points: Vec<Point>,
+    /// The right side's fill value (`None`: it has none, NONE).
+    pub fill: Option<f64>,
+    /// Nodes where a finite value differed from a finite fill value while not present: the
+    /// definition contradicting itself, which only a false promise of the generator causes.
+    pub inconsistent: usize,
+}
+
+impl Evaluation {
+    /// Some present point has an undefined value (an integer overflow, a division by zero).
+    pub fn undefined(&self) -> bool {
+        self.points.iter().any(|p| p.value.is_none())
     }
 }
 
@@ -222,6 +590,16 @@ pub fn evaluate(
     tensors: &[Option<Stored>],
     scalars: &[f64],
 ) -> Vec<Point> {
+    evaluate_with(k, var_sizes, tensors, scalars, &[]).points
+}
+
+/// [`evaluate`], with the right side's fill value and the self-consistency count.
+pub fn evaluation(
+    k: &Kernel,
+    var_sizes: &[usize],
+    tensors: &[Option<Stored>],
+    scalars: &[f64],
+) -> Evaluation {
     evaluate_with(k, var_sizes, tensors, scalars, &[])
 }
 
@@ -232,7 +610,7 @@ fn evaluate_with(
     tensors: &[Option<Stored>],
     scalars: &[f64],
     scalar_mags: &[f64],
-) -> Vec<Point> {
+) -> Evaluation {
     match k.vt {
         ValTy::I64 => evaluate_as::<i64>(k, var_sizes, tensors, scalars, scalar_mags),
         ValTy::F64 | ValTy::F32 => evaluate_as::<f64>(k, var_sizes, tensors, scalars, scalar_mags),
@@ -245,9 +623,10 @@ fn evaluate_as<T: Num>(
     tensors: &[Option<Stored>],
     scalars: &[f64],
     scalar_mags: &[f64],
-) -> Vec<Point> {
+) -> Evaluation {
     let placed = place(k);
-    let ev = Eval::<T> {
+    let mut ev = Eval::<T> {
+        k,
         tensors: tensors
             .iter()
             .map(|t| t.as_ref().map(DenseIn::new))
@@ -255,10 +634,13 @@ fn evaluate_as<T: Num>(
         scalars,
         scalar_mags,
         sizes: var_sizes,
+        fills: HashMap::new(),
+        inconsistent: Cell::new(0),
     };
+    let fill = ev.compute_fills(&placed);
     let out_shape: Vec<usize> = k.out_vars.iter().map(|&v| var_sizes[v]).collect();
     let mut env = vec![0; k.n_vars()];
-    coordinates(&out_shape)
+    let points = coordinates(&out_shape)
         .into_iter()
         .map(|coord| {
             for (&v, &c) in k.out_vars.iter().zip(&coord) {
@@ -272,15 +654,240 @@ fn evaluate_as<T: Num>(
                 present,
             }
         })
-        .collect()
+        .collect();
+    Evaluation {
+        points,
+        fill: fill.map(Num::to_f64),
+        inconsistent: ev.inconsistent.get(),
+    }
 }
 
-fn close(vt: ValTy, got: f64, want: f64, mag: f64) -> bool {
-    if vt == ValTy::I64 {
-        got == want
-    } else {
-        (got - want).abs() <= vt.tolerance() * (mag + 1e-300)
+/// The fill value of a kernel's right side when its inputs have their declared fill values
+/// (`None`: NONE), without data.
+pub fn rhs_fill(k: &Kernel) -> Option<f64> {
+    let tensors: Vec<Option<Stored>> = k
+        .params
+        .iter()
+        .map(|p| {
+            p.format().map(|f| Stored {
+                shape: vec![0; f.order()],
+                entries: Vec::new(),
+                mags: Vec::new(),
+                fill: p.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
+            })
+        })
+        .collect();
+    let scalars = vec![1.0; k.params.len()];
+    let sizes = vec![0; k.n_vars()];
+    match k.vt {
+        ValTy::I64 => rhs_fill_as::<i64>(k, &tensors, &scalars, &sizes),
+        _ => rhs_fill_as::<f64>(k, &tensors, &scalars, &sizes),
     }
+}
+
+fn rhs_fill_as<T: Num>(
+    k: &Kernel,
+    tensors: &[Option<Stored>],
+    scalars: &[f64],
+    sizes: &[usize],
+) -> Option<f64> {
+    let placed = place(k);
+    let mut ev = Eval::<T> {
+        k,
+        tensors: tensors
+            .iter()
+            .map(|t| t.as_ref().map(DenseIn::new))
+            .collect(),
+        scalars,
+        scalar_mags: &[],
+        sizes,
+        fills: HashMap::new(),
+        inconsistent: Cell::new(0),
+    };
+    ev.compute_fills(&placed).map(Num::to_f64)
+}
+
+/// Whether every argument of every call with a declared `iterate(..)` formula has a fill
+/// value (the formula defines the value outside its region as the function of those).
+pub fn iterate_args_have_fills(k: &Kernel) -> bool {
+    let tensors: Vec<Option<Stored>> = k
+        .params
+        .iter()
+        .map(|p| {
+            p.format().map(|f| Stored {
+                shape: vec![0; f.order()],
+                fill: p.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
+                ..Stored::default()
+            })
+        })
+        .collect();
+    let scalars = vec![1.0; k.params.len()];
+    let sizes = vec![0; k.n_vars()];
+    let placed = place(k);
+    let mut ev = Eval::<f64> {
+        k,
+        tensors: tensors
+            .iter()
+            .map(|t| t.as_ref().map(DenseIn::new))
+            .collect(),
+        scalars: &scalars,
+        scalar_mags: &[],
+        sizes: &sizes,
+        fills: HashMap::new(),
+        inconsistent: Cell::new(0),
+    };
+    ev.compute_fills(&placed);
+    let mut ok = true;
+    fn walk(p: &Placed, ev: &Eval<'_, f64>, ok: &mut bool) {
+        if let Placed::Call(f, args) = p {
+            if f.iterate(&vec![false; args.len()]).is_some() {
+                *ok &= args.iter().all(|a| ev.fill(a).is_some());
+            }
+        }
+        match p {
+            Placed::Neg(b) | Placed::Sum(_, b) | Placed::Reduce(_, _, b) => walk(b, ev, ok),
+            Placed::Bin(_, l, r) => {
+                walk(l, ev, ok);
+                walk(r, ev, ok);
+            }
+            Placed::Call(_, args) => args.iter().for_each(|a| walk(a, ev, ok)),
+            _ => {}
+        }
+    }
+    walk(&placed, &ev, &mut ok);
+    ok
+}
+
+/// The identity of a function at argument `pos`, as the runtime documents it (only used to
+/// avoid drawing output fill values the compiler cannot fold).
+fn identity_of(f: Func, pos: usize) -> Option<Fill> {
+    match (f, pos) {
+        (Func::Min, _) => Some(Fill::Inf),
+        (Func::Max, _) => Some(Fill::NegInf),
+        (Func::And, _) => Some(Fill::ONE),
+        (Func::Or | Func::Xor | Func::Plus | Func::Gcd, _) => Some(Fill::ZERO),
+        (Func::Pow, 1) | (Func::Scale, 1) => Some(Fill::ONE),
+        (Func::Ldexp | Func::Shl | Func::Shr, 1) => Some(Fill::ZERO),
+        _ => None,
+    }
+}
+
+/// Whether the right side's fill value is a constant without arithmetic on fill values (an
+/// access's, an annihilator's, a sum's 0, a reduction's identity, `min`/`max` of equal
+/// ones, `-0`), so that the output may declare it: the compiler refuses a declared fill value
+/// it can only compute at run time.
+pub fn fill_plainly_constant(k: &Kernel) -> bool {
+    let tensors: Vec<Option<Stored>> = k
+        .params
+        .iter()
+        .map(|p| {
+            p.format().map(|f| Stored {
+                shape: vec![0; f.order()],
+                fill: p.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
+                ..Stored::default()
+            })
+        })
+        .collect();
+    let scalars = vec![1.0; k.params.len()];
+    let sizes = vec![0; k.n_vars()];
+    let placed = place(k);
+    let mut ev = Eval::<f64> {
+        k,
+        tensors: tensors
+            .iter()
+            .map(|t| t.as_ref().map(DenseIn::new))
+            .collect(),
+        scalars: &scalars,
+        scalar_mags: &[],
+        sizes: &sizes,
+        fills: HashMap::new(),
+        inconsistent: Cell::new(0),
+    };
+    ev.compute_fills(&placed);
+    /// Whether the node's fill value is a constant the compiler finds without evaluating
+    /// a function on fill values: an access's; an annihilator, where an argument whose fill
+    /// value is plainly that constant annihilates; an argument's, where the other is plainly
+    /// an identity that holds for its value (`a + 0`, `min(a, inf)`, `and(1, 1)`); a sum's 0
+    /// and a reduction's identity over such a body; `-0`.
+    fn plain(p: &Placed, ev: &Eval<'_, f64>) -> bool {
+        let vt = ev.k.vt;
+        let is = |x: &Placed, c: Option<Fill>| {
+            plain(x, ev) && matches!((ev.fill(x), c), (Some(f), Some(c)) if same(f, c.value(vt)))
+        };
+        // A binary node over plain arguments folds where an argument is an identity (or
+        // both are equal under an idempotent function), to the other argument's fill
+        // value: plain when that is the definition's value too.
+        let folds = |l: &Placed, r: &Placed, id: [Option<Fill>; 2], idempotent: bool, sub: bool| {
+            let (Some(a), Some(b)) = (ev.fill(l), ev.fill(r)) else {
+                return false;
+            };
+            let at = |n: usize, v: f64| id[n].is_some_and(|i| same(v, i.value(vt)));
+            let folded = if (idempotent && same(a, b)) || at(1, b) {
+                Some(a)
+            } else if at(0, a) && !sub {
+                Some(b)
+            } else if sub && a == 0.0 && b == 0.0 {
+                Some(a)
+            } else {
+                None
+            };
+            plain(l, ev)
+                && plain(r, ev)
+                && folded.is_some_and(|f| ev.fill(p).is_some_and(|d| same(d, f)))
+        };
+        match p {
+            Placed::Access { .. } => true,
+            Placed::Neg(x) => is(x, Some(Fill::ZERO)),
+            Placed::Bin(op, l, r) => {
+                let ann = operator_annihilators(*op);
+                let (zero, one) = (Some(Fill::ZERO), Some(Fill::ONE));
+                let id = match op {
+                    Op::Add => [zero, zero],
+                    Op::Sub => [None, zero],
+                    Op::Mul => [one, one],
+                    Op::Div => [None, one],
+                };
+                is(l, ann[0]) || is(r, ann[1]) || folds(l, r, id, false, *op == Op::Sub)
+            }
+            Placed::Call(f, args) => {
+                if f.iterate(&vec![false; args.len()]).is_some() {
+                    return false;
+                }
+                if args
+                    .iter()
+                    .enumerate()
+                    .any(|(n, a)| is(a, f.annihilator(n)))
+                {
+                    return true;
+                }
+                let idempotent = matches!(f, Func::Min | Func::Max);
+                args.len() == 2
+                    && folds(
+                        &args[0],
+                        &args[1],
+                        [identity_of(*f, 0), identity_of(*f, 1)],
+                        idempotent,
+                        false,
+                    )
+            }
+            Placed::Sum(_, b) => is(b, Some(Fill::ZERO)),
+            Placed::Reduce(by, _, b) => is(b, Some(by.identity())),
+            Placed::Scalar { .. } | Placed::Lit(_) => false,
+        }
+    }
+    plain(&placed, &ev)
+}
+
+/// Values equal within the tolerance of the value type (`mag`: the scale of the reference's
+/// rounding error); equal values (infinities included) and two NaNs are equal.
+pub fn close(vt: ValTy, got: f64, want: f64, mag: f64) -> bool {
+    if got == want || (got.is_nan() && want.is_nan()) {
+        return true;
+    }
+    if vt == ValTy::I64 {
+        return false;
+    }
+    (got - want).abs() <= vt.tolerance() * (mag + 1e-300)
 }
 
 /// Checks a dense or scalar output (`got`: every stored entry, the scalar as one entry at
@@ -336,17 +943,30 @@ pub fn check_dense(
     summarize(errs)
 }
 
-/// Checks a sparse output: exactly the present coordinates, each once, with reference values.
-/// After `+=` (into an output written in place), the coordinates `old` stored are kept too,
-/// and values are the old ones plus the new.
+/// A sparse output after the call, as the runtime shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SparseOut {
+    /// Its stored entries (explicit zeros included).
+    pub entries: Entries,
+    /// Its fill value.
+    pub fill: f64,
+}
+
+/// Checks a sparse output: it stores exactly the present coordinates, each once, with
+/// reference values; its fill value is the right side's (0 where it has none); and every
+/// component it does not store has the reference's value there (through its fill value).
+/// After `+=` (`y = y_old + rhs`, `y_old` at its own fill value `old.fill`), the coordinates
+/// `old` stored are present too.
 pub fn check_sparse(
     k: &Kernel,
-    points: &[Point],
-    old: &[(Vec<usize>, f64)],
-    got: &[(Vec<usize>, f64)],
+    ev: &Evaluation,
+    old: &SparseOut,
+    got: &SparseOut,
 ) -> Result<(), String> {
+    let points = &ev.points;
     let old_at = |c: &[usize]| -> Option<f64> {
-        old.iter()
+        old.entries
+            .iter()
             .find(|(oc, _)| oc.as_slice() == c)
             .map(|e| e.1)
             .filter(|_| k.accumulate)
@@ -358,15 +978,44 @@ pub fn check_sparse(
         let levels = f.dense_block_start()?;
         Some((0..levels).map(|l| c[f.modes[l]]).collect())
     };
+    let want_fill = if k.accumulate {
+        ev.fill.map(|f| old.fill + f)
+    } else {
+        ev.fill
+    }
+    .unwrap_or(0.0);
+    // What the output must hold at each point: presence, value, error scale.
+    let want: Vec<(bool, Option<f64>, f64)> = points
+        .iter()
+        .map(|pt| {
+            if !k.accumulate {
+                return (pt.present, pt.value, pt.mag);
+            }
+            let o = old_at(&pt.coord);
+            let base = o.unwrap_or(old.fill);
+            (
+                o.is_some() || pt.present,
+                pt.value.map(|v| base + v),
+                magnitude(base) + pt.mag,
+            )
+        })
+        .collect();
     let present_blocks: std::collections::BTreeSet<Vec<usize>> = points
         .iter()
-        .filter(|p| p.present)
-        .filter_map(|p| block_of(&p.coord))
+        .zip(&want)
+        .filter(|(_, w)| w.0)
+        .filter_map(|(p, _)| block_of(&p.coord))
         .collect();
     let in_present_block = |c: &[usize]| block_of(c).is_some_and(|b| present_blocks.contains(&b));
     let mut errs = Vec::new();
+    if !close(k.vt, got.fill, want_fill, 0.0) {
+        errs.push(format!(
+            "the output's fill value is {}, want {want_fill}",
+            got.fill
+        ));
+    }
     let mut seen = std::collections::BTreeMap::new();
-    for (c, _) in got {
+    for (c, _) in &got.entries {
         *seen.entry(c.clone()).or_insert(0) += 1;
     }
     for (c, n) in &seen {
@@ -374,50 +1023,46 @@ pub fn check_sparse(
             errs.push(format!("{c:?} is stored {n} times"));
         }
     }
-    for pt in points {
-        let stored = got.iter().find(|(c, _)| *c == pt.coord);
+    for (pt, &(present, value, mag)) in points.iter().zip(&want) {
+        let stored = got.entries.iter().find(|(c, _)| *c == pt.coord);
         let kept = old_at(&pt.coord);
-        if let (Some(o), Some((_, gv))) = (kept, stored) {
-            let (want, mag) = match (pt.present, pt.value) {
-                (true, Some(v)) => (o + v, o.abs() + pt.mag),
-                (true, None) => continue,
-                (false, _) => (o, o.abs()),
-            };
-            if !close(k.vt, *gv, want, mag) {
-                errs.push(format!(
-                    "at {:?}: got {gv}, want {want} (= old {o} + rhs)",
-                    pt.coord
-                ));
+        let wrong = |v: f64| value.is_some_and(|w| !close(k.vt, v, w, mag));
+        let show = || value.map_or("undefined".into(), |v| v.to_string());
+        match (present, stored) {
+            (true, None) if kept.is_some() => {
+                errs.push(format!("{:?} was stored before `+=` and is gone", pt.coord))
             }
-            continue;
-        }
-        if kept.is_some() {
-            errs.push(format!("{:?} was stored before `+=` and is gone", pt.coord));
-            continue;
-        }
-        match (pt.present, stored) {
             (true, None) => errs.push(format!(
                 "{:?} is missing (reference value {})",
                 pt.coord,
-                pt.value.map_or("undefined".into(), |v| v.to_string())
+                show()
             )),
-            // Inside a stored dense block, components nothing contributes to are zeros.
-            (false, Some((_, v))) if *v == 0.0 && in_present_block(&pt.coord) => {}
+            // Inside a stored dense block, components nothing contributes to hold the
+            // output's fill value (the reference's value there).
+            (false, Some((_, v))) if in_present_block(&pt.coord) && !wrong(*v) => {}
             (false, Some((_, v))) => errs.push(format!(
                 "{:?} is stored (value {v}) but nothing contributes there",
                 pt.coord
             )),
             (true, Some((_, gv))) => {
-                if let Some(want) = pt.value {
-                    if !close(k.vt, *gv, want, pt.mag) {
-                        errs.push(format!("at {:?}: got {gv}, want {want}", pt.coord));
-                    }
+                if wrong(*gv) {
+                    let how = kept.map_or(String::new(), |o| format!(" (= old {o} + rhs)"));
+                    errs.push(format!("at {:?}: got {gv}, want {}{how}", pt.coord, show()));
                 }
             }
-            (false, None) => {}
+            (false, None) => {
+                if wrong(got.fill) {
+                    errs.push(format!(
+                        "at {:?} (not stored): the output's fill value {} is not the reference's value {}",
+                        pt.coord,
+                        got.fill,
+                        show()
+                    ));
+                }
+            }
         }
     }
-    for (c, _) in got {
+    for (c, _) in &got.entries {
         if !points.iter().any(|p| p.coord == *c) {
             errs.push(format!("{c:?} is stored but outside the output's shape"));
         }
@@ -514,6 +1159,7 @@ pub fn evaluate_sequence(
             match (current, is_tensor) {
                 (Some(c), true) => {
                     stored.push(Some(Stored {
+                        fill: 0.0,
                         shape: tensors[p].as_ref().map_or(Vec::new(), |t| t.shape.clone()),
                         entries: c
                             .iter()
@@ -537,7 +1183,7 @@ pub fn evaluate_sequence(
                 }
             }
         }
-        let points = evaluate_with(&step, var_sizes, &stored, &values, &mags);
+        let points = evaluate_with(&step, var_sizes, &stored, &values, &mags).points;
         let old = if step.out < n {
             state[step.out].clone().unwrap_or_default()
         } else {

@@ -2,6 +2,7 @@
 //! and which documented limitation (if any) a kernel hits.
 
 use crate::format::{Format, Kind};
+use crate::functions::{Fill, Func, Reducer};
 use crate::kernel::{same_name, Accumulator, Expr, Kernel, Op, ParamKind, Schedule};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -27,8 +28,12 @@ pub enum Placed {
     Neg(Box<Placed>),
     /// Binary operation.
     Bin(Op, Box<Placed>, Box<Placed>),
-    /// `Σ_vars body`.
+    /// `Σ_vars body` (an implicit sum, or an explicit `sum[j](..)`).
     Sum(Vec<usize>, Box<Placed>),
+    /// A call of a function.
+    Call(Func, Vec<Placed>),
+    /// A reduction by a function other than `+` (`min[j](..)`).
+    Reduce(Reducer, usize, Box<Placed>),
 }
 
 impl Placed {
@@ -50,6 +55,11 @@ impl Placed {
             Placed::Bin(_, l, r) => {
                 l.collect_vars(s);
                 r.collect_vars(s);
+            }
+            Placed::Call(_, args) => args.iter().for_each(|a| a.collect_vars(s)),
+            Placed::Reduce(_, v, b) => {
+                s.insert(*v);
+                b.collect_vars(s);
             }
             Placed::Scalar { .. } | Placed::Lit(_) => {}
         }
@@ -78,6 +88,13 @@ impl Placed {
                 let v: Vec<&str> = vs.iter().map(|&x| k.var_names[x].as_str()).collect();
                 format!("Σ{{{}}}{}", v.join(","), b.show(k))
             }
+            Placed::Call(f, args) => {
+                let a: Vec<String> = args.iter().map(|a| a.show(k)).collect();
+                format!("{}({})", f.name(), a.join(", "))
+            }
+            Placed::Reduce(by, v, b) => {
+                format!("{}[{}]({})", by.name(), k.var_names[*v], b.show(k))
+            }
         }
     }
 }
@@ -96,7 +113,8 @@ pub fn place(k: &Kernel) -> Placed {
 /// (all hidden variables of one access at the same place).
 fn place_with_hidden(k: &Kernel, hidden: &BTreeSet<usize>) -> Placed {
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    let reduction: BTreeSet<usize> = k.rhs.vars().difference(&out).copied().collect();
+    // Variables of explicit reductions are theirs, never summed by the Einstein rule.
+    let reduction: BTreeSet<usize> = k.rhs.free_vars().difference(&out).copied().collect();
     if k.subtract {
         // `y -= e` is `y += -(e)`.
         return place_in(&Expr::negate(k.rhs.clone()), reduction, hidden);
@@ -147,16 +165,65 @@ fn place_in(e: &Expr, pending: BTreeSet<usize>, hidden: &BTreeSet<usize>) -> Pla
             );
             wrap(here, node)
         }
+        // A function is not linear: a variable that several arguments use is summed around
+        // the call, one that a single argument uses inside that argument.
+        Expr::Call { func, args } => {
+            let uses: Vec<BTreeSet<usize>> = args.iter().map(Expr::vars).collect();
+            let here: BTreeSet<usize> = pending
+                .iter()
+                .copied()
+                .filter(|v| uses.iter().filter(|u| u.contains(v)).count() > 1)
+                .collect();
+            let args = args
+                .iter()
+                .zip(&uses)
+                .map(|(a, u)| {
+                    let down = pending
+                        .iter()
+                        .copied()
+                        .filter(|v| !here.contains(v) && u.contains(v))
+                        .collect();
+                    place_in(a, down, hidden)
+                })
+                .collect();
+            wrap(here, Placed::Call(*func, args))
+        }
+        // An explicit sum is a node like a product: the pending variables are summed around
+        // it (hidden ones of accesses among its body's factors too); a hidden variable of an
+        // access under an addition inside it is summed inside, at its access's product.
+        Expr::Reduce {
+            by: Reducer::Sum,
+            var,
+            body,
+        } => {
+            let factors = factor_vars(e);
+            let (here, down): (BTreeSet<usize>, BTreeSet<usize>) = pending
+                .into_iter()
+                .partition(|v| !hidden.contains(v) || factors.contains(v));
+            let node = Placed::Sum(vec![*var], Box::new(place_in(body, down, hidden)));
+            wrap(here, node)
+        }
+        // A reduction's body is its one argument: every pending variable it uses is summed
+        // inside.
+        Expr::Reduce { by, var, body } => {
+            Placed::Reduce(*by, *var, Box::new(place_in(body, pending, hidden)))
+        }
         _ => wrap(pending, plain(e)),
     }
 }
 
 /// The variables of the accesses among `e`'s factors: reached through products, dividends,
-/// parentheses and negations, not through additions or divisors.
+/// parentheses, negations and explicit sums, not through additions, divisors, calls or other
+/// reductions.
 fn factor_vars(e: &Expr) -> BTreeSet<usize> {
     match e {
         Expr::Access { vars, .. } => vars.iter().copied().collect(),
         Expr::Paren(x) | Expr::Neg(x) => factor_vars(x),
+        Expr::Reduce {
+            by: Reducer::Sum,
+            body,
+            ..
+        } => factor_vars(body),
         Expr::Bin(Op::Mul, l, r) => factor_vars(l).union(&factor_vars(r)).copied().collect(),
         Expr::Bin(Op::Div, l, _) => factor_vars(l),
         _ => BTreeSet::new(),
@@ -171,7 +238,7 @@ fn wrap(vars: BTreeSet<usize>, body: Placed) -> Placed {
     }
 }
 
-/// An expression without sums.
+/// A leaf (or an expression without sums, calls or reductions).
 fn plain(e: &Expr) -> Placed {
     match e {
         Expr::Access { param, vars } => Placed::Access {
@@ -183,6 +250,7 @@ fn plain(e: &Expr) -> Placed {
         Expr::Neg(x) => Placed::Neg(Box::new(plain(x))),
         Expr::Paren(x) => plain(x),
         Expr::Bin(op, l, r) => Placed::Bin(*op, Box::new(plain(l)), Box::new(plain(r))),
+        Expr::Call { .. } | Expr::Reduce { .. } => place_in(e, BTreeSet::new(), &BTreeSet::new()),
     }
 }
 
@@ -363,17 +431,24 @@ pub fn workspace(k: &Kernel) -> Option<Placement> {
     })
 }
 
+/// A sparse access with fill value 0 under the right operand of `/` (a nonzero fill value
+/// makes a sparse divisor legal).
 fn has_sparse_divisor(k: &Kernel, e: &Expr, below_divisor: bool) -> bool {
     match e {
         Expr::Access { param, .. } => {
-            below_divisor && !k.params[*param].format().is_some_and(Format::all_dense)
+            let p = &k.params[*param];
+            below_divisor
+                && !p.format().is_some_and(Format::all_dense)
+                && p.fill.as_ref().is_none_or(|f| f.value == Fill::ZERO)
         }
-        Expr::Scalar { .. } | Expr::Lit { .. } => false,
-        Expr::Neg(x) | Expr::Paren(x) => has_sparse_divisor(k, x, below_divisor),
         Expr::Bin(op, l, r) => {
             has_sparse_divisor(k, l, below_divisor)
                 || has_sparse_divisor(k, r, below_divisor || *op == Op::Div)
         }
+        other => other
+            .children()
+            .into_iter()
+            .any(|c| has_sparse_divisor(k, c, below_divisor)),
     }
 }
 
@@ -429,11 +504,12 @@ fn access_constraints(k: &Kernel, p: &Placed, c: &mut Constraints) {
                 .expect("accesses name tensor parameters");
             storage_order_constraints(f, vars, false, c);
         }
-        Placed::Neg(b) | Placed::Sum(_, b) => access_constraints(k, b, c),
+        Placed::Neg(b) | Placed::Sum(_, b) | Placed::Reduce(_, _, b) => access_constraints(k, b, c),
         Placed::Bin(_, l, r) => {
             access_constraints(k, l, c);
             access_constraints(k, r, c);
         }
+        Placed::Call(_, args) => args.iter().for_each(|a| access_constraints(k, a, c)),
         Placed::Scalar { .. } | Placed::Lit(_) => {}
     }
 }
@@ -456,24 +532,30 @@ fn storage_order_constraints(f: &Format, vars: &[usize], every: bool, c: &mut Co
     }
 }
 
-/// Rule (b): every variable bound around a sum comes before the sum's variables.
+/// Rule (b): every variable bound around a sum (or a reduction) comes before the sum's
+/// variables.
 fn nested_sum_constraints(p: &Placed, bound: &BTreeSet<usize>, c: &mut Constraints) {
-    match p {
-        Placed::Sum(vs, b) => {
-            for &u in bound {
-                for &w in vs {
-                    c.before(u, w);
-                }
+    let nest = |vs: &[usize], b: &Placed, c: &mut Constraints| {
+        for &u in bound {
+            for &w in vs {
+                c.before(u, w);
             }
-            let mut inner = bound.clone();
-            inner.extend(vs.iter().copied());
-            nested_sum_constraints(b, &inner, c);
         }
+        let mut inner = bound.clone();
+        inner.extend(vs.iter().copied());
+        nested_sum_constraints(b, &inner, c);
+    };
+    match p {
+        Placed::Sum(vs, b) => nest(vs, b, c),
+        Placed::Reduce(_, v, b) => nest(&[*v], b, c),
         Placed::Neg(b) => nested_sum_constraints(b, bound, c),
         Placed::Bin(_, l, r) => {
             nested_sum_constraints(l, bound, c);
             nested_sum_constraints(r, bound, c);
         }
+        Placed::Call(_, args) => args
+            .iter()
+            .for_each(|a| nested_sum_constraints(a, bound, c)),
         Placed::Access { .. } | Placed::Scalar { .. } | Placed::Lit(_) => {}
     }
 }
@@ -670,32 +752,22 @@ fn product_like(k: &Kernel) -> bool {
 }
 
 fn collect_accesses(e: &Expr, out: &mut Vec<(usize, Vec<usize>)>) {
-    match e {
-        Expr::Access { param, vars } => out.push((*param, vars.clone())),
-        Expr::Scalar { .. } | Expr::Lit { .. } => {}
-        Expr::Neg(e) | Expr::Paren(e) => collect_accesses(e, out),
-        Expr::Bin(_, l, r) => {
-            collect_accesses(l, out);
-            collect_accesses(r, out);
+    e.visit(&mut |x| {
+        if let Expr::Access { param, vars } = x {
+            out.push((*param, vars.clone()));
         }
-    }
+    });
 }
 
 /// The parameters `e` accesses, each once, in order of first access.
 fn accessed_params(e: &Expr, out: &mut Vec<usize>) {
-    match e {
-        Expr::Access { param, .. } => {
+    e.visit(&mut |x| {
+        if let Expr::Access { param, .. } = x {
             if !out.contains(param) {
                 out.push(*param);
             }
         }
-        Expr::Scalar { .. } | Expr::Lit { .. } => {}
-        Expr::Neg(e) | Expr::Paren(e) => accessed_params(e, out),
-        Expr::Bin(_, l, r) => {
-            accessed_params(l, out);
-            accessed_params(r, out);
-        }
-    }
+    });
 }
 
 /// Rule (c): one order of a sparse output's term (root sum nested) that follows the output's
@@ -796,6 +868,11 @@ fn add_hidden(e: &Expr, k: &Kernel, names: &mut Vec<String>) -> Expr {
         Expr::Neg(x) => Expr::Neg(Box::new(add_hidden(x, k, names))),
         Expr::Paren(x) => Expr::Paren(Box::new(add_hidden(x, k, names))),
         Expr::Bin(op, l, r) => Expr::bin(*op, add_hidden(l, k, names), add_hidden(r, k, names)),
+        Expr::Call { func, args } => Expr::Call {
+            func: *func,
+            args: args.iter().map(|a| add_hidden(a, k, names)).collect(),
+        },
+        Expr::Reduce { by, var, body } => Expr::reduce(*by, *var, add_hidden(body, k, names)),
         other => other.clone(),
     }
 }

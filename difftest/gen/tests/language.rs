@@ -7,7 +7,7 @@ use sparse_difftest_gen::kernel::{
     Accumulator, Expr, Kernel, Op, Param, ParamKind, Schedule, Statement, Target, ValTy,
 };
 use sparse_difftest_gen::reference::{
-    check_dense, check_sparse, evaluate, evaluate_sequence, Stored,
+    check_dense, check_sparse, evaluate, evaluate_sequence, evaluation, SparseOut, Stored,
 };
 use sparse_difftest_gen::semantics::{
     conversion_applies, has_loop_order_with, limitations, place, workspace, workspace_levels,
@@ -15,24 +15,15 @@ use sparse_difftest_gen::semantics::{
 };
 
 fn input(name: &str, fmt: Format) -> Param {
-    Param {
-        name: name.into(),
-        kind: ParamKind::Input(fmt),
-    }
+    Param::new(name, ParamKind::Input(fmt))
 }
 
 fn output(name: &str, fmt: Format) -> Param {
-    Param {
-        name: name.into(),
-        kind: ParamKind::Output(fmt),
-    }
+    Param::new(name, ParamKind::Output(fmt))
 }
 
 fn scalar_out(name: &str) -> Param {
-    Param {
-        name: name.into(),
-        kind: ParamKind::ScalarOut,
-    }
+    Param::new(name, ParamKind::ScalarOut)
 }
 
 fn alias(name: &str) -> Format {
@@ -86,6 +77,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         schedule: None,
         statements: Vec::new(),
         temporaries: Vec::new(),
+        feature: false,
     }
 }
 
@@ -577,6 +569,7 @@ fn stored(shape: &[usize], entries: &[(&[usize], f64)]) -> Option<Stored> {
         shape: shape.to_vec(),
         entries: entries.iter().map(|(c, v)| (c.to_vec(), *v)).collect(),
         mags: Vec::new(),
+        fill: 0.0,
     })
 }
 
@@ -624,22 +617,32 @@ fn defect_6_presence_stores_only_contributed_coordinates() {
         stored(&[3, 2], &[(&[0, 0], 1.0), (&[1, 1], 2.0), (&[2, 0], 0.0)]),
         stored(&[2], &[(&[0], 3.0)]),
     ];
-    let points = evaluate(&k, &[3, 2], &tensors, &[0.0; 3]);
-    let present: Vec<bool> = points.iter().map(|p| p.present).collect();
+    let ev = evaluation(&k, &[3, 2], &tensors, &[0.0; 3]);
+    let present: Vec<bool> = ev.points.iter().map(|p| p.present).collect();
     // Row 2 holds an explicit zero that meets x: present, with value 0.
     assert_eq!(present, vec![true, false, true]);
-    let good = vec![(vec![0], 3.0), (vec![2], 0.0)];
-    assert_eq!(check_sparse(&k, &points, &[], &good), Ok(()));
-    let all = vec![(vec![0], 3.0), (vec![1], 0.0), (vec![2], 0.0)];
-    let err = check_sparse(&k, &points, &[], &all).unwrap_err();
+    let out = |entries: Vec<(Vec<usize>, f64)>| SparseOut { entries, fill: 0.0 };
+    let none = out(Vec::new());
+    let good = out(vec![(vec![0], 3.0), (vec![2], 0.0)]);
+    assert_eq!(check_sparse(&k, &ev, &none, &good), Ok(()));
+    let all = out(vec![(vec![0], 3.0), (vec![1], 0.0), (vec![2], 0.0)]);
+    let err = check_sparse(&k, &ev, &none, &all).unwrap_err();
     assert!(
         err.contains("[1] is stored (value 0) but nothing contributes there"),
         "{err}"
     );
-    let twice = vec![(vec![0], 3.0), (vec![0], 3.0), (vec![2], 0.0)];
-    assert!(check_sparse(&k, &points, &[], &twice)
+    let twice = out(vec![(vec![0], 3.0), (vec![0], 3.0), (vec![2], 0.0)]);
+    assert!(check_sparse(&k, &ev, &none, &twice)
         .unwrap_err()
         .contains("stored 2 times"));
+    // The output's fill value is the right side's (0 here).
+    let filled = SparseOut {
+        fill: 1.0,
+        ..good.clone()
+    };
+    assert!(check_sparse(&k, &ev, &none, &filled)
+        .unwrap_err()
+        .contains("fill value"));
 }
 
 #[test]

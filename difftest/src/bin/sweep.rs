@@ -1,6 +1,7 @@
 //! The long sweep: generates kernels in batches, asks the compiler which it accepts, builds the
 //! accepted ones into a scratch crate under `target/difftest/` with the `difftest` profile
-//! (debug assertions and overflow checks on), runs them in a child process, and summarizes.
+//! (debug assertions and overflow checks on, `opt-level = 0` unless `--opt-level`), runs them
+//! in a child process, and summarizes.
 //!
 //! ```text
 //! cargo run --release -p sparse-difftest --bin sweep -- --kernels 50000
@@ -14,7 +15,8 @@
 //! scanned from `--start` until `--kernels` of them are found), `--workspace` (likewise, only
 //! kernels that carry a schedule or that the compiler or the oracle computes through a
 //! workspace), `--conversion` (likewise, only kernels the oracle says convert an operand,
-//! rule (e)), `--sequences` (likewise, only kernels of several statements).
+//! rule (e)), `--sequences` (likewise, only kernels of several statements), `--functions`
+//! (likewise, only kernels of sparse array programming: fill values, calls, reductions).
 
 use sparse_difftest::gen::classify::{self, Compiled, Verdict};
 use sparse_difftest::gen::kernel::Kernel;
@@ -45,6 +47,8 @@ struct Options {
     workspace: bool,
     conversion: bool,
     sequences: bool,
+    functions: bool,
+    opt_level: u64,
 }
 
 fn usage(msg: &str) -> ! {
@@ -52,7 +56,7 @@ fn usage(msg: &str) -> ! {
     eprintln!(
         "usage: sweep [--kernels N] [--start SEED] [--batch B] [--out DIR] [--resume] \
          [--seeds A,B,..] [--ci] [--timeout SECS] [--formats F,G,..] [--workspace] [--conversion] \
-         [--sequences]"
+         [--sequences] [--functions] [--opt-level 0|1|2|3]"
     );
     std::process::exit(2)
 }
@@ -72,6 +76,8 @@ fn options() -> Options {
         workspace: false,
         conversion: false,
         sequences: false,
+        functions: false,
+        opt_level: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -94,6 +100,8 @@ fn options() -> Options {
             "--workspace" => o.workspace = true,
             "--conversion" => o.conversion = true,
             "--sequences" => o.sequences = true,
+            "--functions" => o.functions = true,
+            "--opt-level" => o.opt_level = num(value()).min(3),
             "--timeout" => o.timeout = Duration::from_secs(num(value())),
             "--formats" => {
                 let names: Vec<String> = value().split(',').map(|s| s.trim().to_string()).collect();
@@ -215,6 +223,22 @@ impl Tally {
         )
     }
 
+    /// Kernels of sparse array programming (counted in `uses` under `functions`), and the
+    /// failing kernels per guessed defect class (`class:NAME`).
+    fn functions_line(&self) -> String {
+        let (all, acc) = self.uses.get("functions").copied().unwrap_or((0, 0));
+        let failing = self.uses.get("functions-failing").map_or(0, |u| u.0);
+        let classes: Vec<String> = self
+            .uses
+            .iter()
+            .filter_map(|(k, v)| k.strip_prefix("class:").map(|c| format!("{c} {}", v.0)))
+            .collect();
+        format!(
+            "difftest: {all} kernels of sparse array programming, {acc} accepted, {failing} with a failure; failing kernels by guessed class: [{}]",
+            classes.join(", ")
+        )
+    }
+
     /// Workspaces.
     fn workspace_line(&self) -> String {
         format!("difftest: {}", self.workspaces.line(self.accepted))
@@ -327,12 +351,16 @@ fn main() {
     // A resumed sweep keeps its sequence filter.
     let sequences_only =
         o.sequences || (o.resume && state_text.lines().any(|l| l == "sequences-only"));
+    // A resumed sweep keeps its feature filter.
+    let functions_only =
+        o.functions || (o.resume && state_text.lines().any(|l| l == "functions-only"));
     let wanted = |id: u64| {
         let k = generate(id);
         formats.as_ref().is_none_or(|f| uses_formats(&k, f))
             && (!workspace_only || through_workspace(&k))
             && (!conversion_only || semantics::conversion_applies(&k))
             && (!sequences_only || k.is_sequence())
+            && (!functions_only || k.feature)
     };
     let (mut tally, seeds): (Tally, Vec<u64>) = if let Some(s) = &o.seeds {
         (Tally::default(), s.clone())
@@ -351,7 +379,12 @@ fn main() {
             .unwrap_or(t.next + o.kernels);
         let next = t.next;
         (t, (next..end).filter(|&id| wanted(id)).collect())
-    } else if formats.is_some() || workspace_only || conversion_only || sequences_only {
+    } else if formats.is_some()
+        || workspace_only
+        || conversion_only
+        || sequences_only
+        || functions_only
+    {
         eprintln!(
             "sweep: scanning seeds from {} for {} kernels that pass the filter",
             o.start, o.kernels
@@ -382,10 +415,11 @@ fn main() {
     );
 
     let scratch = o.out.join("scratch");
-    let name = setup_scratch(&scratch);
+    let profile = profile_name(o.opt_level);
+    let name = setup_scratch(&scratch, o.opt_level);
     // The scratch crate must build without kernels, or every kernel would be blamed.
     write_batch(&scratch, &[]);
-    if let Err(errors) = cargo_build(&scratch, &target) {
+    if let Err(errors) = cargo_build(&scratch, &target, &profile) {
         eprintln!("sweep: the scratch crate does not build even without kernels:");
         for line in errors.iter().take(30) {
             eprintln!("  {line}");
@@ -421,6 +455,11 @@ fn main() {
                 u.0 += 1;
                 u.1 += u64::from(verdict.runs());
             }
+            if k.feature {
+                let u = tally.uses.entry("functions".to_string()).or_default();
+                u.0 += 1;
+                u.1 += u64::from(verdict.runs());
+            }
             if let Verdict::RefusedAsExpected(l) = verdict {
                 *tally.refused.entry(l).or_insert(0) += 1;
             }
@@ -436,11 +475,11 @@ fn main() {
         tally.classify_secs += t0.elapsed().as_secs_f64();
 
         let t1 = Instant::now();
-        let built = build_batch(&scratch, &target, to_run, &mut findings);
+        let built = build_batch(&scratch, &target, &profile, to_run, &mut findings);
         tally.build_secs += t1.elapsed().as_secs_f64();
 
         let t2 = Instant::now();
-        let binary = target.join("difftest").join(&name);
+        let binary = target.join(&profile).join(&name);
         let ids: Vec<u64> = built.iter().map(|k| k.id).collect();
         if !ids.is_empty() && older(&binary, &scratch.join("src/main.rs")) {
             eprintln!(
@@ -467,7 +506,16 @@ fn main() {
                         .or_default()
                         .0 += 1;
                 }
-                all_failing.insert(*id, f.defect_class(&generate(*id)));
+                let class = f.defect_class(&generate(*id));
+                if generate(*id).feature {
+                    tally
+                        .uses
+                        .entry("functions-failing".to_string())
+                        .or_default()
+                        .0 += 1;
+                }
+                tally.uses.entry(format!("class:{class}")).or_default().0 += 1;
+                all_failing.insert(*id, class);
                 text += &describe_finding(*id, f);
             }
         }
@@ -487,6 +535,9 @@ fn main() {
         if sequences_only {
             let _ = writeln!(state, "sequences-only");
         }
+        if functions_only {
+            let _ = writeln!(state, "functions-only");
+        }
         std::fs::write(&state_path, state).expect("write state");
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         eprintln!(
@@ -502,6 +553,7 @@ fn main() {
         eprintln!("{}", tally.uses_line());
         eprintln!("{}", tally.workspace_line());
         eprintln!("{}", tally.sequences_line());
+        eprintln!("{}", tally.functions_line());
     }
 
     if o.ci {
@@ -522,6 +574,7 @@ fn main() {
     println!("{}", tally.uses_line());
     println!("{}", tally.workspace_line());
     println!("{}", tally.sequences_line());
+    println!("{}", tally.functions_line());
 }
 
 /// Whether the kernel carries a schedule, or the oracle or the compiler computes it through a
@@ -664,7 +717,8 @@ fn describe_finding(id: u64, f: &KernelFindings) -> String {
 /// with different `--out`) would share one unit in the shared target directory, and the
 /// second would find it fresh (its dep-info names the first one's `main.rs`) and never build
 /// its own batches.
-fn setup_scratch(dir: &Path) -> String {
+fn setup_scratch(dir: &Path, opt_level: u64) -> String {
+    let profile = profile_name(opt_level);
     std::fs::create_dir_all(dir.join("src")).expect("create the scratch crate");
     let canonical = std::fs::canonicalize(dir).expect("the scratch directory");
     let hash = canonical
@@ -688,17 +742,18 @@ sparse-difftest = {{ path = "{ws}/difftest" }}
 [workspace]
 
 # Kernels are checked with debug assertions and overflow checks on, so that the runtime's
-# unchecked accessors assert their preconditions; optimized a little for run time.
-[profile.difftest]
+# unchecked accessors assert their preconditions; not optimized by default (`--opt-level`):
+# building dominates.
+[profile.{profile}]
 inherits = "dev"
-opt-level = 1
+opt-level = {opt_level}
 debug = false
 debug-assertions = true
 overflow-checks = true
 incremental = false
 
 # The proc macro (and the compiler behind it) expands hundreds of kernels per batch.
-[profile.difftest.build-override]
+[profile.{profile}.build-override]
 opt-level = 3
 "#,
         ws = ws.display()
@@ -735,11 +790,23 @@ fn write_batch(dir: &Path, kernels: &[Kernel]) -> Vec<(usize, usize)> {
 }
 
 /// Runs `cargo build` on the scratch crate; returns Ok, or the error lines (short format).
-fn cargo_build(dir: &Path, target: &Path) -> Result<(), Vec<String>> {
+/// The batch crate's profile: `difftest` (`opt-level = 0`, the default: building dominates a
+/// sweep, and unoptimized batches build about seven times faster than at `opt-level = 1`),
+/// or `difftest-oN` for another `--opt-level` (a profile of its own, so sweeps of both levels
+/// share no build units).
+fn profile_name(opt_level: u64) -> String {
+    if opt_level == 0 {
+        "difftest".to_string()
+    } else {
+        format!("difftest-o{opt_level}")
+    }
+}
+
+fn cargo_build(dir: &Path, target: &Path, profile: &str) -> Result<(), Vec<String>> {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .arg("build")
         .arg("--profile")
-        .arg("difftest")
+        .arg(profile)
         .arg("--message-format")
         .arg("short")
         .arg("--manifest-path")
@@ -762,6 +829,7 @@ fn cargo_build(dir: &Path, target: &Path) -> Result<(), Vec<String>> {
 fn build_batch(
     dir: &Path,
     target: &Path,
+    profile: &str,
     mut kernels: Vec<Kernel>,
     findings: &mut BTreeMap<u64, KernelFindings>,
 ) -> Vec<Kernel> {
@@ -769,7 +837,7 @@ fn build_batch(
     let mut suspects: Vec<Kernel> = Vec::new();
     loop {
         let ranges = write_batch(dir, &kernels);
-        let errors = match cargo_build(dir, target) {
+        let errors = match cargo_build(dir, target, profile) {
             Ok(()) => break,
             Err(e) => e,
         };
@@ -817,13 +885,13 @@ fn build_batch(
         }
     }
     if !suspects.is_empty() {
-        let mut rest = build_batch(dir, target, suspects, findings);
+        let mut rest = build_batch(dir, target, profile, suspects, findings);
         let mut all = kernels;
         all.append(&mut rest);
         // Rebuild everything that compiles together, for the run.
         if !all.is_empty() {
             write_batch(dir, &all);
-            if cargo_build(dir, target).is_err() {
+            if cargo_build(dir, target, profile).is_err() {
                 eprintln!("sweep: the kernels that built separately do not build together");
             }
         }

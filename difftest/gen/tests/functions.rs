@@ -1,0 +1,259 @@
+//! Sparse array programming in the tester: the generator's kernels keep the promises the
+//! definition relies on (the reference never finds a non-present point whose finite value
+//! differs from its finite fill value), and the reference reads the definition's examples as
+//! the language definition says.
+
+use sparse_difftest_gen::data::cases;
+use sparse_difftest_gen::format::Format;
+use sparse_difftest_gen::functions::{Fill, FillAttr, Func, Reducer};
+use sparse_difftest_gen::generate;
+use sparse_difftest_gen::kernel::{Expr, Kernel, Op, Param, ParamKind, ValTy};
+use sparse_difftest_gen::reference::{evaluation, rhs_fill, Stored};
+use sparse_difftest_gen::semantics::{limitations, place, Limitation};
+
+/// The stored inputs of a case, as `from_entries` would store them (no padding).
+fn stored(k: &Kernel, c: &sparse_difftest_gen::data::Case) -> Vec<Option<Stored>> {
+    k.params
+        .iter()
+        .enumerate()
+        .map(|(p, param)| {
+            param.format().map(|_| Stored {
+                shape: c.shapes[p].clone(),
+                entries: c.entries[p].clone(),
+                mags: Vec::new(),
+                fill: c.fills[p],
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn generated_kernels_keep_the_definitions_promises() {
+    let mut feature = 0;
+    for seed in 0..1500 {
+        let k = generate(seed);
+        if !k.feature {
+            continue;
+        }
+        feature += 1;
+        for c in cases(&k).iter().filter(|c| !c.expect_err()) {
+            let ev = evaluation(&k, &c.var_sizes, &stored(&k, c), &c.scalars);
+            assert_eq!(
+                ev.inconsistent,
+                0,
+                "seed {seed}, case {}: a non-present value differs from its fill value\n{}\nplaced: {}",
+                c.index,
+                k.invocation(),
+                place(&k).show(&k)
+            );
+        }
+    }
+    assert!(feature > 500, "{feature} feature kernels");
+}
+
+#[test]
+fn about_half_of_the_single_statements_use_the_feature() {
+    let (mut single, mut feature, mut calls, mut fills, mut reductions) = (0, 0, 0, 0, 0);
+    for seed in 0..4000 {
+        let k = generate(seed);
+        if k.is_sequence() {
+            assert!(!k.feature);
+            continue;
+        }
+        single += 1;
+        if k.feature {
+            feature += 1;
+            calls += usize::from(k.rhs.uses_functions());
+            fills += usize::from(k.params.iter().any(|p| p.fill.is_some()));
+            let mut reduce = false;
+            k.rhs
+                .visit(&mut |e| reduce |= matches!(e, Expr::Reduce { .. }));
+            reductions += usize::from(reduce);
+        }
+    }
+    let share = feature as f64 / single as f64;
+    assert!((0.45..0.55).contains(&share), "{feature} of {single}");
+    assert!(
+        calls as f64 > 0.8 * feature as f64,
+        "{calls} of {feature} call"
+    );
+    assert!(
+        fills as f64 > 0.4 * feature as f64,
+        "{fills} of {feature} fill"
+    );
+    assert!(
+        reductions as f64 > 0.25 * feature as f64,
+        "{reductions} of {feature} reduce"
+    );
+}
+
+fn input(name: &str, fmt: &str, fill: Option<Fill>) -> Param {
+    let mut p = Param::new(name, ParamKind::Input(Format::alias(fmt, None)));
+    p.fill = fill.map(|value| FillAttr {
+        value,
+        text: value.text(false),
+    });
+    p
+}
+
+fn acc(param: usize, vars: &[usize]) -> Expr {
+    Expr::Access {
+        param,
+        vars: vars.to_vec(),
+    }
+}
+
+fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
+    let n = rhs.vars().iter().chain(out_vars).max().map_or(0, |v| v + 1);
+    Kernel {
+        id: 0,
+        template: "test",
+        vt: ValTy::F64,
+        params,
+        out: 0,
+        out_vars: out_vars.to_vec(),
+        accumulate: false,
+        subtract: false,
+        rhs,
+        var_names: ["i", "j", "k", "l"][..n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        semicolon: false,
+        schedule: None,
+        statements: Vec::new(),
+        temporaries: Vec::new(),
+        feature: true,
+    }
+}
+
+fn st(shape: &[usize], entries: &[(&[usize], f64)], fill: f64) -> Option<Stored> {
+    Some(Stored {
+        shape: shape.to_vec(),
+        entries: entries.iter().map(|(c, v)| (c.to_vec(), *v)).collect(),
+        mags: Vec::new(),
+        fill,
+    })
+}
+
+#[test]
+fn min_plus_spmv_follows_the_definition() {
+    // y(i) = min[j](plus(a(i, j), x(j))), a and x filled with inf.
+    let out = Param::new("y", ParamKind::Output(Format::alias("SparseVec", None)));
+    let k = kernel(
+        vec![
+            out,
+            input("a", "Csr", Some(Fill::Inf)),
+            input("x", "SparseVec", Some(Fill::Inf)),
+        ],
+        &[0],
+        Expr::reduce(
+            Reducer::Min,
+            1,
+            Expr::call(Func::Plus, vec![acc(1, &[0, 1]), acc(2, &[1])]),
+        ),
+    );
+    assert_eq!(rhs_fill(&k), Some(f64::INFINITY));
+    let inf = f64::INFINITY;
+    let tensors = vec![
+        None,
+        st(
+            &[3, 2],
+            &[(&[0, 0], 1.0), (&[0, 1], 5.0), (&[1, 1], 2.0)],
+            inf,
+        ),
+        st(&[2], &[(&[0], 3.0)], inf),
+    ];
+    let ev = evaluation(&k, &[3, 2], &tensors, &[0.0; 3]);
+    let got: Vec<(Option<f64>, bool)> = ev.points.iter().map(|p| (p.value, p.present)).collect();
+    // Row 0 meets x at j = 0 (1 + 3); row 1 only where x is absent: `plus` is annihilated
+    // by either fill value, so its region is the intersection, and row 1 is not present
+    // (its value the fill value inf); row 2 is empty.
+    assert_eq!(
+        got,
+        vec![(Some(4.0), true), (Some(inf), false), (Some(inf), false)]
+    );
+    assert_eq!(ev.inconsistent, 0);
+}
+
+#[test]
+fn a_nonzero_fill_makes_a_sparse_divisor_legal() {
+    let out = Param::new("y", ParamKind::Output(Format::alias("Dense1", None)));
+    let div = |fill| {
+        kernel(
+            vec![
+                out.clone(),
+                input("a", "SparseVec", None),
+                input("d", "SparseVec", fill),
+            ],
+            &[0],
+            Expr::bin(Op::Div, acc(1, &[0]), acc(2, &[0])),
+        )
+    };
+    assert_eq!(limitations(&div(None)), vec![Limitation::SparseDivisor]);
+    assert_eq!(
+        limitations(&div(Some(Fill::ZERO))),
+        vec![Limitation::SparseDivisor]
+    );
+    assert!(limitations(&div(Some(Fill::Num(2.5)))).is_empty());
+}
+
+#[test]
+fn fills_and_regions_of_the_definition() {
+    let out = || Param::new("c", ParamKind::Output(Format::alias("SparseVec", None)));
+    let v = |fill| input("a", "SparseVec", fill);
+    let w = |fill| input("b", "SparseVec", fill);
+    let two = |f: Func, fa, fb| {
+        kernel(
+            vec![out(), v(fa), w(fb)],
+            &[0],
+            Expr::call(f, vec![acc(1, &[0]), acc(2, &[0])]),
+        )
+    };
+    // and(2.5, 1) is 1: the identity 1 of `and` holds on 0 and 1 only.
+    assert_eq!(
+        rhs_fill(&two(Func::And, Some(Fill::Num(2.5)), Some(Fill::ONE))),
+        Some(1.0)
+    );
+    // pow(1, y) = 1: the base's fill annihilates.
+    assert_eq!(
+        rhs_fill(&two(Func::Pow, Some(Fill::ONE), Some(Fill::Num(2.5)))),
+        Some(1.0)
+    );
+    // unless(x, m): its formula's fill value, whatever the arguments are.
+    let k = two(Func::Unless, Some(Fill::Num(2.5)), None);
+    assert_eq!(rhs_fill(&k), Some(2.5));
+    let tensors = vec![
+        None,
+        st(&[3], &[(&[0], 1.0), (&[1], 2.0)], 2.5),
+        st(&[3], &[(&[1], 0.0), (&[2], 4.0)], 0.0),
+    ];
+    let ev = evaluation(&k, &[3], &tensors, &[0.0; 3]);
+    let got: Vec<(Option<f64>, bool)> = ev.points.iter().map(|p| (p.value, p.present)).collect();
+    // At 1, m stores an explicit 0: not present, the fill value unless(2.5, 0) = 2.5.
+    assert_eq!(
+        got,
+        vec![(Some(1.0), true), (Some(2.5), false), (Some(2.5), false)]
+    );
+    // A sum over a body whose fill is not 0 is present wherever its dimension is not empty.
+    let s = kernel(
+        vec![out(), input("a", "Csr", Some(Fill::ONE))],
+        &[0],
+        Expr::reduce(Reducer::Sum, 1, acc(1, &[0, 1])),
+    );
+    let ev = evaluation(&s, &[2, 0], &[None, st(&[2, 0], &[], 1.0)], &[0.0; 2]);
+    assert!(ev.points.iter().all(|p| !p.present && p.value == Some(0.0)));
+    let ev = evaluation(&s, &[2, 3], &[None, st(&[2, 3], &[], 1.0)], &[0.0; 2]);
+    assert!(ev.points.iter().all(|p| p.present && p.value == Some(3.0)));
+    // A reduction by min over a body filled with 0 (not its identity) is present everywhere.
+    let m = kernel(
+        vec![out(), input("a", "Csr", None)],
+        &[0],
+        Expr::reduce(Reducer::Min, 1, acc(1, &[0, 1])),
+    );
+    let ev = evaluation(&m, &[2, 0], &[None, st(&[2, 0], &[], 0.0)], &[0.0; 2]);
+    assert!(ev
+        .points
+        .iter()
+        .all(|p| p.present && p.value == Some(f64::INFINITY)));
+}
