@@ -133,10 +133,11 @@ fn check_regions(kernel: &Kernel, e: &Expr, diags: &mut Diagnostics) {
     diags.error_spanned(
         tokens,
         format!(
-            "`{}` computes nothing here: its region `{}` never holds, since {} is stored everywhere (a dense operand or a constant)",
+            "`{}` computes nothing here: its region `{}` never holds, since {} {} stored everywhere (a dense operand or a constant)",
             function.name,
             region.render_top(&function.params),
-            dense.join(" and ")
+            dense.join(" and "),
+            if dense.len() == 1 { "is" } else { "are" }
         ),
         "pass a sparse operand (a mask of the stored coordinates), or a function whose value depends on the values, e.g. `and(x, not(m))`",
     );
@@ -324,7 +325,9 @@ fn check_param(param: &Param, is_output: bool, diags: &mut Diagnostics) {
             format!("`{}` is a scalar: it has no fill value", param.name),
             "`#[fill(..)]` declares the value of the components a sparse tensor does not store",
         ),
-        (ParamKind::Tensor(format), Some(attr)) if format.remap.is_some() && !param.fill.is_zero() => {
+        (ParamKind::Tensor(format), Some(attr))
+            if format.remap.is_some_and(|r| !r.hidden.is_empty()) && !param.fill.is_zero() =>
+        {
             diags.error_spanned(
                 attr,
                 format!(
