@@ -229,19 +229,23 @@ fn detectable_slots(k: &Kernel) -> BTreeSet<(usize, usize)> {
     out
 }
 
-/// Parameters accessed in a divisor.
+/// Parameters accessed in a divisor (under the right operand of a `/`, wherever that `/` is:
+/// inside a call or a reduction too).
 pub fn divisor_params(k: &Kernel) -> BTreeSet<usize> {
     fn walk(e: &Expr, below: bool, out: &mut BTreeSet<usize>) {
         match e {
             Expr::Access { param, .. } if below => {
                 out.insert(*param);
             }
-            Expr::Neg(x) | Expr::Paren(x) => walk(x, below, out),
             Expr::Bin(op, l, r) => {
                 walk(l, below, out);
                 walk(r, below || *op == Op::Div, out);
             }
-            _ => {}
+            other => {
+                for c in other.children() {
+                    walk(c, below, out);
+                }
+            }
         }
     }
     let mut out = BTreeSet::new();
@@ -622,6 +626,25 @@ mod tests {
         let t = fmt(vec![Kind::Dense, Kind::Singleton], vec![1, 0]);
         let e = vec![(vec![0, 1], 1.0), (vec![1, 1], 2.0), (vec![1, 0], 3.0)];
         assert_eq!(representable(&t, e).len(), 2);
+    }
+
+    #[test]
+    fn divisors_under_calls_and_reductions_are_divisors() {
+        use crate::functions::{Func, Reducer};
+        let acc = |param: usize| Expr::Access {
+            param,
+            vars: vec![0],
+        };
+        let mut k = crate::generate::generate(0);
+        k.statements.clear();
+        k.rhs = Expr::call(
+            Func::And,
+            vec![
+                Expr::bin(Op::Div, acc(1), acc(2)),
+                Expr::reduce(Reducer::Any, 1, Expr::bin(Op::Div, acc(1), acc(3))),
+            ],
+        );
+        assert_eq!(divisor_params(&k), BTreeSet::from([2, 3]));
     }
 
     #[test]
