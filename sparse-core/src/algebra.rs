@@ -917,8 +917,18 @@ pub fn fill_of(kernel: &Kernel, e: &Expr) -> Option<Expr> {
         )),
         Expr::Scalar(_) | Expr::Literal(_) => None,
         Expr::Const(c) => Some(Expr::Const(c.clone())),
+        // A number's negation is exact; an infinity's is not (`-i64::MIN` overflows).
         Expr::Neg(inner) => fill_of(kernel, inner).map(|f| match f {
             Expr::Const(c) if c.is_zero() => Expr::Const(c),
+            Expr::Const(Constant::Number {
+                lit,
+                negative,
+                value,
+            }) => Expr::Const(Constant::Number {
+                lit,
+                negative: !negative,
+                value: -value,
+            }),
             f => Expr::Neg(Box::new(f)),
         }),
         Expr::Binary(..) | Expr::Call(..) => {
@@ -959,7 +969,7 @@ fn fold_constants(kernel: &Kernel, node: &Expr, f: &Function, fills: Vec<Expr>) 
             _ => None,
         })
         .collect();
-    if let Some(c) = fold_boolean(f, &consts) {
+    if let Some(c) = fold_prelude(f, &consts) {
         return Expr::Const(c);
     }
     if let [Some(a), Some(b)] = consts[..] {
@@ -982,30 +992,73 @@ fn fold_constants(kernel: &Kernel, node: &Expr, f: &Function, fills: Vec<Expr>) 
     rebuild(node, fills)
 }
 
-/// The prelude's boolean functions of constants, which are exact in every value type: a
-/// constant is true unless it is zero, and the result is 0 or 1 (`xor(0, 0)` is 0, so
-/// `and(xor(a, b), c)` is stored only where `c` and `a` or `b` are). Other functions of
-/// constants are left to run time.
-fn fold_boolean(f: &Function, consts: &[Option<&Constant>]) -> Option<Constant> {
+/// The prelude's functions of constants that are exact in every value type, folded so that
+/// a fill value they decide is a constant (`gt(-1, 0)` is 0, so `sum[j](gt(a, b))` over
+/// `-1`- and 0-filled operands visits only stored coordinates): the boolean functions (a
+/// constant is true unless it is zero, the result 0 or 1), the comparisons, `min`, `max` and
+/// `abs`. Other functions of constants (`exp`, `pow`, declared functions) are left to run
+/// time. Comparisons are folded only where they are decided whatever the value type: both
+/// numbers exact in `f64`, and not a zero against `-inf` (which is 0 in unsigned types).
+fn fold_prelude(f: &Function, consts: &[Option<&Constant>]) -> Option<Constant> {
     let Callee::Prelude(name) = f.callee else {
         return None;
     };
-    let truth: Vec<bool> = consts
-        .iter()
-        .map(|c| c.map(|c| !c.is_zero()))
-        .collect::<Option<_>>()?;
-    let value = match (name, truth.as_slice()) {
-        ("and", [a, b]) => *a && *b,
-        ("or", [a, b]) => *a || *b,
-        ("xor", [a, b]) => a != b,
-        ("not", [a]) => !a,
+    let consts: Vec<&Constant> = consts.iter().copied().collect::<Option<_>>()?;
+    let truth = |c: &Constant| !c.is_zero();
+    let bool = |b: bool| if b { Constant::one() } else { Constant::zero() };
+    Some(match (name, consts.as_slice()) {
+        ("and", [a, b]) => bool(truth(a) && truth(b)),
+        ("or", [a, b]) => bool(truth(a) || truth(b)),
+        ("xor", [a, b]) => bool(truth(a) != truth(b)),
+        ("not", [a]) => bool(!truth(a)),
+        ("abs", [Constant::Number { lit, value, .. }]) if exact(*value) => Constant::Number {
+            lit: lit.clone(),
+            negative: false,
+            value: value.abs(),
+        },
+        (_, [a, b]) => {
+            let order = compare(a, b)?;
+            match name {
+                "eq" => bool(order.is_eq()),
+                "ne" => bool(order.is_ne()),
+                "lt" => bool(order.is_lt()),
+                "le" => bool(order.is_le()),
+                "gt" => bool(order.is_gt()),
+                "ge" => bool(order.is_ge()),
+                "min" => (*if order.is_gt() { b } else { a }).clone(),
+                "max" => (*if order.is_lt() { b } else { a }).clone(),
+                _ => return None,
+            }
+        }
         _ => return None,
-    };
-    Some(if value {
-        Constant::one()
-    } else {
-        Constant::zero()
     })
+}
+
+/// Whether `f64` holds the number exactly as every value type does (an integer literal
+/// beyond 2^53 may round).
+fn exact(value: f64) -> bool {
+    value.abs() < 9_007_199_254_740_992.0
+}
+
+/// The order of two constants where every value type agrees on it.
+fn compare(a: &Constant, b: &Constant) -> Option<std::cmp::Ordering> {
+    use Constant::{Infinity, Number};
+    match (a, b) {
+        (Number { value: x, .. }, Number { value: y, .. }) if exact(*x) && exact(*y) => {
+            x.partial_cmp(y)
+        }
+        (Infinity { negative: x }, Infinity { negative: y }) => Some(y.cmp(x)),
+        (Number { value, .. }, Infinity { negative }) if exact(*value) => {
+            // `-inf` is an unsigned type's 0: only a nonzero number is above it everywhere.
+            (!*negative || *value != 0.0).then_some(if *negative {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            })
+        }
+        (Infinity { .. }, Number { .. }) => compare(b, a).map(std::cmp::Ordering::reverse),
+        _ => None,
+    }
 }
 
 /// The same node over other arguments.

@@ -183,8 +183,8 @@ fn check_output_fill(
             format!("the output's fill value is computed when the kernel runs, so it cannot be declared {declared}"),
             "remove the `#[fill(..)]`: the kernel gives the output its fill value",
         ),
-        // Stored everywhere (or, a sum over an empty dimension, nowhere, where it is 0):
-        // the output gets fill 0.
+        // Stored everywhere (a covering reduction is, over an empty dimension too): the
+        // output gets fill 0, which no component shows.
         None if declared.is_zero() => {}
         None => diags.error_spanned(
             attr,

@@ -895,3 +895,85 @@ fn masked_add_into_a_sparse_output() {
         }
     }
 }
+
+sparse_kernel! {
+    /// CI kernel 289: `gt(-1, 0)` is folded to 0, so the sum over `r` is present only where
+    /// a term is stored, and the output's fill value is `not(0) = 1`.
+    fn not_any_greater(y: &mut Csr<f64>, #[fill(-1)] x: &Csf3<f64>, u: &SparseVec<f64>) {
+        y(i, j) = not(gt(x(j, i, r), u(r)))
+    }
+
+    /// Sweep kernel 40021737: a sum whose body's fill value is not 0 covers its dimension,
+    /// over an empty one too (where it is 0): every component is stored.
+    fn plus_covering_sum(d: &mut Csr<f64>, #[fill(-1)] a: &SparseVec<f64>, w: &Csr<f64>) {
+        d(j, n) = a(n) + sum[k](exp(w(j, k)))
+    }
+
+    /// A minimum over a zero-filled row covers it: `inf` over an empty one, stored.
+    fn sparse_row_min(y: &mut SparseVec<f64>, a: &Csr<f64>) {
+        y(i) = min[j](a(i, j))
+    }
+}
+
+#[test]
+fn covering_reductions_over_empty_dimensions() {
+    for (m, n, r) in [
+        (3, 4, 2),
+        (3, 4, 0),
+        (0, 2, 3),
+        (2, 0, 1),
+        (1, 1, 1),
+        (4, 3, 5),
+    ] {
+        sweep(|density, seed| {
+            let case = (m, n, r, density, seed);
+            let xe = float_entries(&[n, m, r], density, case_seed(seed, &[n, m, r], 30));
+            let ue = float_entries(&[r], density, case_seed(seed, &[r], 31));
+            let (x, u): (Csf3<f64>, SparseVec<f64>) =
+                (build_filled(&[n, m, r], &xe, -1.0), build(&[r], &ue));
+            let mut y: Csr<f64> = build(&[m, n], &[]);
+            not_any_greater(&mut y, &x, &u).unwrap();
+            assert_eq!(y.fill(), 1.0, "{case:?}");
+            let (xd, ud) = (logical(&x), logical(&u));
+            let stored_x = pattern(&xe);
+            let stored_u = pattern(&ue);
+            for i in 0..m {
+                for j in 0..n {
+                    let s: f64 = (0..r)
+                        .map(|k| f64::from(u8::from(xd.get(&[j, i, k]) > ud.get(&[k]))))
+                        .sum();
+                    let want = f64::from(u8::from(s == 0.0));
+                    assert_eq!(logical(&y).get(&[i, j]), want, "{case:?} at {i},{j}");
+                    let any = (0..r)
+                        .any(|k| stored_x.contains(&vec![j, i, k]) || stored_u.contains(&vec![k]));
+                    let stored = y.entries().iter().any(|(c, _)| *c == [i, j]);
+                    assert_eq!(stored, any, "{case:?}: stored pattern at {i},{j}");
+                }
+            }
+
+            let ae = float_entries(&[n], density, case_seed(seed, &[n], 32));
+            let we = float_entries(&[m, r], density, case_seed(seed, &[m, r], 33));
+            let (a, w): (SparseVec<f64>, Csr<f64>) =
+                (build_filled(&[n], &ae, -1.0), build(&[m, r], &we));
+            let mut d: Csr<f64> = build(&[m, n], &[]);
+            plus_covering_sum(&mut d, &a, &w).unwrap();
+            assert_eq!(d.entries().len(), m * n, "{case:?}: every component stored");
+            let (ad, wd) = (logical(&a), logical(&w));
+            for j in 0..m {
+                let s: f64 = (0..r).map(|k| wd.get(&[j, k]).exp()).sum();
+                for k in 0..n {
+                    let want = ad.get(&[k]) + s;
+                    assert!(close(logical(&d).get(&[j, k]), want, 1e-12), "{case:?}");
+                }
+            }
+
+            let mut y: SparseVec<f64> = build(&[m], &[]);
+            sparse_row_min(&mut y, &w).unwrap();
+            assert_eq!(y.entries().len(), m, "{case:?}: every row stored");
+            for i in 0..m {
+                let want = (0..r).map(|k| wd.get(&[i, k])).fold(f64::INFINITY, fmin);
+                assert_eq!(logical(&y).get(&[i]), want, "{case:?} row {i}");
+            }
+        });
+    }
+}

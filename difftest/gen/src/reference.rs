@@ -252,14 +252,16 @@ impl<'a, T: Num> Eval<'a, T> {
                     annihilated(&fills, &ann, vt).or_else(direct)
                 }
             }
+            // A reduction has its identity as its fill value where the compiler decides that
+            // its body's is the identity; otherwise it covers its dimension (NONE).
             Placed::Sum(_, body) => match self.compute_fills(body) {
-                Some(f) if f == T::zero() => Some(T::zero()),
+                Some(f) if f == T::zero() && self.decided(body) => Some(T::zero()),
                 _ => None,
             },
             Placed::Reduce(by, _, body) => {
                 let identity = T::constant(by.identity(), vt);
                 match self.compute_fills(body) {
-                    Some(f) if same(f, identity) => Some(identity),
+                    Some(f) if same(f, identity) && self.decided(body) => Some(identity),
                     _ => None,
                 }
             }
@@ -270,6 +272,105 @@ impl<'a, T: Num> Eval<'a, T> {
 
     fn fill(&self, p: &Placed) -> Option<T> {
         self.fills.get(&(p as *const Placed)).copied().flatten()
+    }
+
+    /// Whether the compiler decides the node's fill value as a constant, by folding without
+    /// evaluating a function it cannot evaluate exactly (TESTING.md, "Fill values the
+    /// compiler decides"): an access's; an annihilator, where an argument whose fill value
+    /// is decided to be it annihilates; `-c` of a decided number; the prelude's boolean
+    /// functions, comparisons, `min`, `max` and `abs` of decided values (not a zero against
+    /// `-inf`, which is 0 in unsigned types; `abs` of a number); a binary node where an
+    /// argument is decided to be an identity (or both are equal under `min`/`max`), to the
+    /// other's; `0 - 0`; a reduction's identity over a body decided to be it. The fills of
+    /// every node below `p` must be computed.
+    fn decided(&self, p: &Placed) -> bool {
+        let vt = self.k.vt;
+        let infinite =
+            |x: T| same(x, T::constant(Fill::Inf, vt)) || same(x, T::constant(Fill::NegInf, vt));
+        let is = |x: &Placed, c: Option<Fill>| {
+            self.decided(x)
+                && matches!((self.fill(x), c), (Some(f), Some(c)) if same(f, T::constant(c, vt)))
+        };
+        // A binary node over decided arguments folds where an argument is an identity (or
+        // both are equal under an idempotent function), to the other argument's fill value.
+        let folds = |l: &Placed, r: &Placed, id: [Option<Fill>; 2], idempotent: bool, sub: bool| {
+            let (Some(a), Some(b)) = (self.fill(l), self.fill(r)) else {
+                return false;
+            };
+            let at = |n: usize, v: T| id[n].is_some_and(|i| same(v, T::constant(i, vt)));
+            let folded = if (idempotent && same(a, b)) || at(1, b) {
+                Some(a)
+            } else if at(0, a) && !sub {
+                Some(b)
+            } else if sub && a == T::zero() && b == T::zero() {
+                Some(a)
+            } else {
+                None
+            };
+            self.decided(l)
+                && self.decided(r)
+                && folded.is_some_and(|f| self.fill(p).is_some_and(|d| same(d, f)))
+        };
+        match p {
+            Placed::Access { .. } => true,
+            Placed::Neg(x) => self.decided(x) && self.fill(x).is_some_and(|f| !infinite(f)),
+            Placed::Bin(op, l, r) => {
+                let ann = operator_annihilators(*op);
+                let (zero, one) = (Some(Fill::ZERO), Some(Fill::ONE));
+                let id = match op {
+                    Op::Add => [zero, zero],
+                    Op::Sub => [None, zero],
+                    Op::Mul => [one, one],
+                    Op::Div => [None, one],
+                };
+                is(l, ann[0]) || is(r, ann[1]) || folds(l, r, id, false, *op == Op::Sub)
+            }
+            Placed::Call(f, args) => {
+                if f.iterate(&vec![false; args.len()]).is_some() {
+                    return false;
+                }
+                if args
+                    .iter()
+                    .enumerate()
+                    .any(|(n, a)| is(a, f.annihilator(n)))
+                {
+                    return true;
+                }
+                let fills: Option<Vec<T>> = args.iter().map(|a| self.fill(a)).collect();
+                let exact = fills.as_ref().is_some_and(|v| match f {
+                    Func::And | Func::Or | Func::Xor | Func::Not => true,
+                    Func::Abs => !infinite(v[0]),
+                    Func::Eq
+                    | Func::Ne
+                    | Func::Lt
+                    | Func::Le
+                    | Func::Gt
+                    | Func::Ge
+                    | Func::Min
+                    | Func::Max => {
+                        let neg_inf = |x: T| same(x, T::constant(Fill::NegInf, vt));
+                        let zero = |x: T| x == T::zero();
+                        !(zero(v[0]) && neg_inf(v[1]) || neg_inf(v[0]) && zero(v[1]))
+                    }
+                    _ => false,
+                });
+                if exact && args.iter().all(|a| self.decided(a)) {
+                    return true;
+                }
+                let idempotent = matches!(f, Func::Min | Func::Max);
+                args.len() == 2
+                    && folds(
+                        &args[0],
+                        &args[1],
+                        [identity_of(*f, 0), identity_of(*f, 1)],
+                        idempotent,
+                        false,
+                    )
+            }
+            Placed::Sum(_, b) => is(b, Some(Fill::ZERO)),
+            Placed::Reduce(by, _, b) => is(b, Some(by.identity())),
+            Placed::Scalar { .. } | Placed::Lit(_) => false,
+        }
     }
 
     /// A float value within its rounding error of zero: its truth is not decided.
@@ -386,12 +487,9 @@ impl<'a, T: Num> Eval<'a, T> {
                     mag += m;
                     any |= p;
                 }
-                // Present where the body is, if its fill value is 0; else wherever the sum
-                // has a term at all.
-                let present = match self.fill(body) {
-                    Some(f) if f == T::zero() => any,
-                    _ => !points.is_empty(),
-                };
+                // Present where the body is, if its fill value is 0 (decided); else, covering
+                // its dimension, everywhere (0 over an empty one).
+                let present = if self.fill(p).is_some() { any } else { true };
                 (acc, finite(mag), present)
             }
             Placed::Reduce(by, var, body) => {
@@ -425,12 +523,9 @@ impl<'a, T: Num> Eval<'a, T> {
                     };
                     acc = (v, m, false);
                 }
-                // Present where the body is, if its fill value is the identity; else
-                // everywhere.
-                let present = match self.fill(body) {
-                    Some(f) if same(f, identity) => any,
-                    _ => true,
-                };
+                // Present where the body is, if its fill value is the identity (decided);
+                // else everywhere.
+                let present = if self.fill(p).is_some() { any } else { true };
                 (acc.0, acc.1, present)
             }
         }
@@ -804,78 +899,7 @@ pub fn fill_plainly_constant(k: &Kernel) -> bool {
         inconsistent: Cell::new(0),
     };
     ev.compute_fills(&placed);
-    /// Whether the node's fill value is a constant the compiler finds without evaluating
-    /// a function on fill values: an access's; an annihilator, where an argument whose fill
-    /// value is plainly that constant annihilates; an argument's, where the other is plainly
-    /// an identity that holds for its value (`a + 0`, `min(a, inf)`, `and(1, 1)`); a sum's 0
-    /// and a reduction's identity over such a body; `-0`.
-    fn plain(p: &Placed, ev: &Eval<'_, f64>) -> bool {
-        let vt = ev.k.vt;
-        let is = |x: &Placed, c: Option<Fill>| {
-            plain(x, ev) && matches!((ev.fill(x), c), (Some(f), Some(c)) if same(f, c.value(vt)))
-        };
-        // A binary node over plain arguments folds where an argument is an identity (or
-        // both are equal under an idempotent function), to the other argument's fill
-        // value: plain when that is the definition's value too.
-        let folds = |l: &Placed, r: &Placed, id: [Option<Fill>; 2], idempotent: bool, sub: bool| {
-            let (Some(a), Some(b)) = (ev.fill(l), ev.fill(r)) else {
-                return false;
-            };
-            let at = |n: usize, v: f64| id[n].is_some_and(|i| same(v, i.value(vt)));
-            let folded = if (idempotent && same(a, b)) || at(1, b) {
-                Some(a)
-            } else if at(0, a) && !sub {
-                Some(b)
-            } else if sub && a == 0.0 && b == 0.0 {
-                Some(a)
-            } else {
-                None
-            };
-            plain(l, ev)
-                && plain(r, ev)
-                && folded.is_some_and(|f| ev.fill(p).is_some_and(|d| same(d, f)))
-        };
-        match p {
-            Placed::Access { .. } => true,
-            Placed::Neg(x) => is(x, Some(Fill::ZERO)),
-            Placed::Bin(op, l, r) => {
-                let ann = operator_annihilators(*op);
-                let (zero, one) = (Some(Fill::ZERO), Some(Fill::ONE));
-                let id = match op {
-                    Op::Add => [zero, zero],
-                    Op::Sub => [None, zero],
-                    Op::Mul => [one, one],
-                    Op::Div => [None, one],
-                };
-                is(l, ann[0]) || is(r, ann[1]) || folds(l, r, id, false, *op == Op::Sub)
-            }
-            Placed::Call(f, args) => {
-                if f.iterate(&vec![false; args.len()]).is_some() {
-                    return false;
-                }
-                if args
-                    .iter()
-                    .enumerate()
-                    .any(|(n, a)| is(a, f.annihilator(n)))
-                {
-                    return true;
-                }
-                let idempotent = matches!(f, Func::Min | Func::Max);
-                args.len() == 2
-                    && folds(
-                        &args[0],
-                        &args[1],
-                        [identity_of(*f, 0), identity_of(*f, 1)],
-                        idempotent,
-                        false,
-                    )
-            }
-            Placed::Sum(_, b) => is(b, Some(Fill::ZERO)),
-            Placed::Reduce(by, _, b) => is(b, Some(by.identity())),
-            Placed::Scalar { .. } | Placed::Lit(_) => false,
-        }
-    }
-    plain(&placed, &ev)
+    ev.decided(&placed)
 }
 
 /// Values equal within the tolerance of the value type (`mag`: the scale of the reference's

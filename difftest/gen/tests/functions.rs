@@ -235,14 +235,15 @@ fn fills_and_regions_of_the_definition() {
         got,
         vec![(Some(1.0), true), (Some(2.5), false), (Some(2.5), false)]
     );
-    // A sum over a body whose fill is not 0 is present wherever its dimension is not empty.
+    // A sum over a body whose fill is not 0 covers its dimension: it is present everywhere,
+    // 0 over an empty dimension, as a reduction by a function is.
     let s = kernel(
         vec![out(), input("a", "Csr", Some(Fill::ONE))],
         &[0],
         Expr::reduce(Reducer::Sum, 1, acc(1, &[0, 1])),
     );
     let ev = evaluation(&s, &[2, 0], &[None, st(&[2, 0], &[], 1.0)], &[0.0; 2]);
-    assert!(ev.points.iter().all(|p| !p.present && p.value == Some(0.0)));
+    assert!(ev.points.iter().all(|p| p.present && p.value == Some(0.0)));
     let ev = evaluation(&s, &[2, 3], &[None, st(&[2, 3], &[], 1.0)], &[0.0; 2]);
     assert!(ev.points.iter().all(|p| p.present && p.value == Some(3.0)));
     // A reduction by min over a body filled with 0 (not its identity) is present everywhere.
@@ -256,4 +257,38 @@ fn fills_and_regions_of_the_definition() {
         .points
         .iter()
         .all(|p| p.present && p.value == Some(f64::INFINITY)));
+}
+
+/// A reduction covers its dimension unless the compiler decides that its body's fill value
+/// is its identity: `gt(-1, 0)` it folds (the sum is present only where a term is), `skew(0,
+/// 0)` it does not evaluate (the sum covers, though the body's fill is 0 too).
+#[test]
+fn a_reduction_covers_unless_its_bodys_fill_is_decided() {
+    let out = || Param::new("c", ParamKind::Output(Format::alias("SparseVec", None)));
+    let sum_of = |f: Func, fill: Option<Fill>| {
+        kernel(
+            vec![out(), input("a", "Csr", fill), input("b", "Csr", None)],
+            &[0],
+            Expr::reduce(
+                Reducer::Sum,
+                1,
+                Expr::call(f, vec![acc(1, &[0, 1]), acc(2, &[0, 1])]),
+            ),
+        )
+    };
+    let gt = sum_of(Func::Gt, Some(Fill::Num(-1.0)));
+    assert_eq!(rhs_fill(&gt), Some(0.0));
+    let tensors = [
+        None,
+        st(&[2, 2], &[(&[0, 1], 3.0)], -1.0),
+        st(&[2, 2], &[], 0.0),
+    ];
+    let ev = evaluation(&gt, &[2, 2], &tensors, &[0.0; 3]);
+    let got: Vec<(Option<f64>, bool)> = ev.points.iter().map(|p| (p.value, p.present)).collect();
+    assert_eq!(got, vec![(Some(1.0), true), (Some(0.0), false)]);
+    let skew = sum_of(Func::Skew, None);
+    assert_eq!(rhs_fill(&skew), None);
+    let tensors = [None, st(&[2, 2], &[], 0.0), st(&[2, 2], &[], 0.0)];
+    let ev = evaluation(&skew, &[2, 2], &tensors, &[0.0; 3]);
+    assert!(ev.points.iter().all(|p| p.present && p.value == Some(0.0)));
 }

@@ -617,11 +617,11 @@ impl<'k> Lowerer<'k> {
                     _ => (zero(), None),
                 };
                 // Where the body's fill is not the reduction's identity, every coordinate
-                // takes part. A sum is then present wherever its dimension has a coordinate
-                // (over none it is 0, the value of what is not stored); a fold by a function
-                // everywhere, since over an empty dimension it is its identity.
+                // takes part, and the reduction has no single fill value: it is present
+                // everywhere, over an empty dimension too (where it is its identity, `0` for
+                // a sum), as `crate::algebra::fill_of` says by `None`.
                 let covers = crate::algebra::fill_of(self.kernel, expr).is_none();
-                let some = need_presence && !(covers && matches!(expr, Expr::Reduce(..)));
+                let some = need_presence && !covers;
                 stmts.push(Stmt::Let(Local::Temp(id), true, init));
                 if some {
                     stmts.push(Stmt::Let(Local::TempSome(id), true, IrExpr::Bool(false)));

@@ -152,7 +152,15 @@
 //!
 //! Where the body's fill value is the reduction's identity (an infinity-filled matrix under
 //! `min`, `plus(w(i, j), d(j))` with `w` infinity-filled), only the stored coordinates are
-//! visited; otherwise every coordinate takes part, and the loop covers the dimension.
+//! visited; otherwise every coordinate takes part, and the loop *covers* the dimension: the
+//! reduction is then stored at every coordinate of the other variables, over an empty
+//! dimension too (`min[j]` of a zero-filled row with no columns is stored as `inf`). The
+//! compiler decides the body's fill value at compile time by folding: the operators'
+//! identities and annihilators, the declared properties, and the prelude's boolean
+//! functions, comparisons, `min`, `max` and `abs` of constants (`gt(a(i, j), b(j))` over
+//! fill values -1 and 0 has fill 0, so `sum[j]` of it visits only stored coordinates). It
+//! does not evaluate other functions of fill values (`exp`, a declared function without
+//! properties); a reduction over them covers its dimension, which is correct, only slower.
 //! Semirings follow: min-plus `mxv` is a relaxation step of Bellman-Ford.
 //!
 //! ```
