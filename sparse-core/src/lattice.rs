@@ -32,6 +32,10 @@ pub trait LevelInfo {
     /// iterates by position and, if it could be located instead, its parent is resolved
     /// (a level reached out of storage order can only be located).
     fn iterates_positions(&self, it: Iter) -> bool;
+    /// Whether the access's presence is decided once the current loop's levels are: it has
+    /// no level below them. An access with levels left may still be absent below a
+    /// coordinate where it is present here (`m(i, l)` at `i`, `m(l)` not iterated at `i`).
+    fn settled(&self, access: AccessId) -> bool;
 }
 
 /// One lattice point: the iterators merged in its loop and the expression computed there.
@@ -247,6 +251,9 @@ struct ArgAt {
     merged: Expr,
     /// Whether it may differ from its fill value there.
     present: bool,
+    /// Present here, but its presence is decided by loops below (an operand has levels left):
+    /// it may yet be absent there.
+    maybe: bool,
 }
 
 /// The lattice of an operator or a call (Henry et al. 2021, Algorithm 1, stated over the
@@ -289,7 +296,16 @@ fn apply(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
         if iters.is_empty() && !present.iter().any(|&p| p) {
             continue;
         }
-        let produces = region.holds(&present);
+        // A point produces where the region can hold, over either presence of the arguments
+        // that loops below decide (`x & !m(l)` at `i` may hold wherever `x` is present).
+        let maybe: Vec<usize> = (0..n).filter(|&i| chosen[i].maybe).collect();
+        let produces = (0..1usize << maybe.len()).any(|mask| {
+            let mut present = present.clone();
+            for (bit, &i) in maybe.iter().enumerate() {
+                present[i] = mask & (1 << bit) != 0;
+            }
+            region.holds(&present)
+        });
         let merged = simplify(rebuild(
             expr,
             chosen.iter().map(|o| o.merged.clone()).collect(),
@@ -329,6 +345,7 @@ fn arg_options(arg: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> Vec<ArgAt>
             // A fill substituted for an absent operand is not present (`unless(s, 0)` where
             // the mask is not stored holds; a literal is present everywhere).
             present: !p.omit && !is_fill(&p.expr),
+            maybe: !p.omit && !is_fill(&p.expr) && unsettled(&p.expr, info),
         })
         .collect();
     if let (false, Some(fill)) = (lattice.has_empty_point(), fill) {
@@ -337,9 +354,17 @@ fn arg_options(arg: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> Vec<ArgAt>
             expr: fill.clone(),
             merged: fill,
             present: false,
+            maybe: false,
         });
     }
     options
+}
+
+/// Whether some operand of `e` has levels below the current loop's.
+fn unsettled(e: &Expr, info: &impl LevelInfo) -> bool {
+    let mut accesses = Vec::new();
+    e.accesses(&mut accesses);
+    accesses.iter().any(|&a| !info.settled(a))
 }
 
 /// Whether `e` is made of fill values alone (what an absent operand becomes at a point).

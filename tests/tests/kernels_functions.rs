@@ -977,3 +977,65 @@ fn covering_reductions_over_empty_dimensions() {
         });
     }
 }
+
+sparse_kernel! {
+    /// Sweep kernel 1000202: the root sum over `k` is opened outside `i` (a `Dcsc` is stored
+    /// by columns) and covers its dimension: every `i` of a stored column adds the fill too.
+    fn column_sums_filled(f: &mut HashVec<i64>, #[fill(1)] z: &Dcsc<i64>) {
+        f(i) = sum[k](z(i, k))
+    }
+
+    #[function(iterate(x & !m))]
+    fn unless_at(x: f64, m: f64) -> f64 {
+        if m != 0.0 { 0.0 } else { x }
+    }
+
+    /// Sweep kernel 1000052: the mask is decided by the inner loop, so the outer loop may
+    /// not take the mask's absence for its presence (it computed nothing at all).
+    fn masked_columns(a: &mut Dense2<f64>, #[fill(-1.0)] g: &Coo<f64>, b: &Dense2<f64>, f: &HashVec<f64>) {
+        a(i, l) = unless_at(g(i, l) + b(i, l), f(l))
+    }
+}
+
+#[test]
+fn opened_covering_sums_and_masks_decided_below() {
+    for (m, n) in [(3, 4), (1, 1), (4, 2), (5, 5)] {
+        sweep(|density, seed| {
+            let case = (m, n, density, seed);
+            let ze = int_entries(&[m, n], density, case_seed(seed, &[m, n], 40));
+            let z: Dcsc<i64> = build_filled(&[m, n], &ze, 1);
+            let mut f: HashVec<i64> = build(&[m], &[]);
+            column_sums_filled(&mut f, &z).unwrap();
+            let zd = logical(&z);
+            for i in 0..m {
+                let want: i64 = (0..n).map(|k| zd.get(&[i, k])).sum();
+                assert_eq!(logical(&f).get(&[i]), want, "{case:?} row {i}");
+            }
+
+            let ge = float_entries(&[m, n], density, case_seed(seed, &[m, n], 41));
+            let fe = float_entries(&[n], density, case_seed(seed, &[n], 42));
+            let be = float_entries(&[m, n], 0.7, case_seed(seed, &[m, n], 43));
+            let (bv, bd): (Dense2<f64>, _) =
+                (build(&[m, n], &be), DenseT::from_entries(&[m, n], &be));
+            let g: Coo<f64> = build_filled(&[m, n], &ge, -1.0);
+            let mask: HashVec<f64> = build(&[n], &fe);
+            let mut a: Dense2<f64> = build(&[m, n], &[]);
+            masked_columns(&mut a, &g, &bv, &mask).unwrap();
+            let (gd, masked) = (logical(&g), pattern(&fe));
+            for i in 0..m {
+                for l in 0..n {
+                    let want = if masked.contains(&vec![l]) {
+                        -1.0 // unless(-1 + b, m) outside its region: its fill, unless(-1, 0)
+                    } else {
+                        gd.get(&[i, l]) + bd.get(&[i, l])
+                    };
+                    let got = logical(&a).get(&[i, l]);
+                    assert!(
+                        close(got, want, 1e-12),
+                        "{case:?} at {i},{l}: {got} vs {want}"
+                    );
+                }
+            }
+        });
+    }
+}

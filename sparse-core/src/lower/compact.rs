@@ -145,7 +145,7 @@ impl Lowerer<'_> {
         }
         body.extend(self.block_reset(v, target));
         body.extend(self.resolve_located(&mut inner, &accesses));
-        body.extend(self.lower_loops(&inner, open_sum(expr, v), target, loop_vars));
+        body.extend(self.lower_loops(&inner, open_sum(self.kernel, expr, v), target, loop_vars));
         for &(a, k) in &sparse {
             let next = if self.format(a).levels[k].is_unique() {
                 bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))

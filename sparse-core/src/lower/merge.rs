@@ -527,7 +527,7 @@ impl Lowerer<'_> {
         point.expr.accesses(&mut accesses);
         let mut body = self.block_reset(v, target);
         body.extend(self.resolve_located(inner, &accesses));
-        let expr = open_sum(point.expr.clone(), v);
+        let expr = open_sum(self.kernel, point.expr.clone(), v);
         body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body
     }

@@ -597,7 +597,12 @@ impl<'k> Lowerer<'k> {
             Expr::Sum(vars, body) | Expr::Reduce(_, vars, body)
                 if vars.iter().all(|&v| scope.bound[v]) =>
             {
-                self.value(scope, body, need_presence, stmts)
+                // Opened: its body at the loops' coordinate, present there if it covers.
+                let (value, present) = self.value(scope, body, need_presence, stmts);
+                match crate::algebra::fill_of(self.kernel, expr) {
+                    None => (value, IrExpr::Bool(true)),
+                    Some(_) => (value, present),
+                }
             }
             Expr::Sum(vars, _) | Expr::Reduce(_, vars, _) => {
                 let id = self.temps;
@@ -808,11 +813,17 @@ pub(crate) fn constant_expr(kernel: &Kernel, e: &Expr) -> Option<IrExpr> {
 }
 
 /// Removes `v` from a sum at the root of `expr`: the enclosing loop now iterates it.
-fn open_sum(expr: Expr, v: VarId) -> Expr {
+fn open_sum(kernel: &Kernel, expr: Expr, v: VarId) -> Expr {
     match expr {
         Expr::Sum(vars, body) if vars.contains(&v) => {
+            // A sum that covers its dimensions stays a node (over no variables) once they are
+            // all open: the loops below must still visit every coordinate, where its body is
+            // absent too (`Σ_k z(i, k)` over a 1-filled `z`, opened at `k`, adds the fill at
+            // every `i` of a stored column).
+            let covers = crate::algebra::fill_of(kernel, &body)
+                .is_none_or(|f| !matches!(f, Expr::Const(c) if c.is_zero()));
             let rest: Vec<VarId> = vars.into_iter().filter(|&u| u != v).collect();
-            if rest.is_empty() {
+            if rest.is_empty() && !covers {
                 *body
             } else {
                 Expr::Sum(rest, body)
@@ -878,6 +889,11 @@ impl LevelInfo for LoopLevels<'_> {
                 self.kernel.format_of(access).levels[level].has_locate()
             }
         }
+    }
+
+    fn settled(&self, a: AccessId) -> bool {
+        let order = self.kernel.format_of(a).order();
+        self.resolved[a] == order || self.level_of(a) == Some(order - 1)
     }
 
     fn iterates_positions(&self, it: Iter) -> bool {
