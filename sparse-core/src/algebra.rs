@@ -942,6 +942,13 @@ pub fn fill_of(kernel: &Kernel, e: &Expr) -> Option<Expr> {
                     return Some(Expr::Const(z));
                 }
             }
+            // A divisor whose fill is 0 is dense (a sparse one is refused), so the quotient
+            // is present everywhere: it has no fill, and none is divided by 0.
+            if let (Expr::Binary(BinOp::Div, ..), Some(Some(Expr::Const(c)))) = (e, fills.get(1)) {
+                if c.is_zero() {
+                    return None;
+                }
+            }
             let fills: Vec<Expr> = fills.into_iter().collect::<Option<_>>()?;
             Some(fold_constants(kernel, e, &f, fills))
         }

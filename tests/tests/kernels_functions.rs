@@ -1025,7 +1025,7 @@ fn opened_covering_sums_and_masks_decided_below() {
             for i in 0..m {
                 for l in 0..n {
                     let want = if masked.contains(&vec![l]) {
-                        -1.0 // unless(-1 + b, m) outside its region: its fill, unless(-1, 0)
+                        -1.0 // unless(-1 + b, m) outside its region: its fill, unless(-1 + 0, 0)
                     } else {
                         gd.get(&[i, l]) + bd.get(&[i, l])
                     };
@@ -1035,6 +1035,103 @@ fn opened_covering_sums_and_masks_decided_below() {
                         "{case:?} at {i},{l}: {got} vs {want}"
                     );
                 }
+            }
+        });
+    }
+}
+
+sparse_kernel! {
+    #[function(iterate(x & !m))]
+    fn unless_i(x: i64, m: i64) -> i64 {
+        if m != 0 { 0 } else { x }
+    }
+
+    /// Sweep kernel 1000563: a hash mask decided at `i` is a run-time `found`; the loop over
+    /// `j` below it may not take the mask for present (it looped `while false`).
+    fn hash_masked_rows(f: &mut HashMat<i64>, a: &Dense2<i64>, z: &HashVec<i64>) {
+        f(i, j) = unless_i(a(i, j), z(i))
+    }
+
+    /// Sweep kernel 1003823: `unless` at an omitter point inside a union with a located hash
+    /// mask: whether it is omitted is known at run time only.
+    fn add_unmasked(z: &mut Dense2<f64>, b: &Dense2<f64>, w: &HashVec<f64>) {
+        z(j, l) += unless_h(b(j, l), w(l))
+    }
+
+    #[function(iterate(x & !m))]
+    fn unless_h(x: f64, m: f64) -> f64 {
+        if m != 0.0 { 0.0 } else { x }
+    }
+
+    /// Sweep kernel 1003486: a quotient by a dense divisor is present everywhere; its fill
+    /// `(0 - 1) / 0` is never computed (an integer division by zero panicked).
+    fn int_quotient(f: &mut SparseVec<i64>, d: &SparseVec<i64>, w: &Dense1<i64>, a: &Dense1<i64>) {
+        f(j) = (w(j) - abs(not(d(j)))) / a(j)
+    }
+}
+
+#[test]
+fn masks_found_at_run_time_and_dense_divisors() {
+    for (m, n) in [(3, 4), (1, 1), (4, 2), (5, 5), (0, 3)] {
+        sweep(|density, seed| {
+            let case = (m, n, density, seed);
+            let ae = int_entries(&[m, n], 0.7, case_seed(seed, &[m, n], 50));
+            let ze = int_entries(&[m], density, case_seed(seed, &[m], 51));
+            let a: Dense2<i64> = build(&[m, n], &ae);
+            let z: HashVec<i64> = build(&[m], &ze);
+            let mut f: HashMat<i64> = build(&[m, n], &[]);
+            hash_masked_rows(&mut f, &a, &z).unwrap();
+            let (ad, masked) = (logical(&a), pattern(&ze));
+            let stored: Vec<Vec<usize>> = f.entries().into_iter().map(|e| e.0).collect();
+            for i in 0..m {
+                for j in 0..n {
+                    let unmasked = !masked.contains(&vec![i]);
+                    assert_eq!(
+                        stored.contains(&vec![i, j]),
+                        unmasked,
+                        "{case:?} at {i},{j}"
+                    );
+                    let want = if unmasked { ad.get(&[i, j]) } else { 0 };
+                    assert_eq!(logical(&f).get(&[i, j]), want, "{case:?} at {i},{j}");
+                }
+            }
+
+            let be = float_entries(&[m, n], 0.7, case_seed(seed, &[m, n], 52));
+            let we = float_entries(&[n], density, case_seed(seed, &[n], 53));
+            let ze = float_entries(&[m, n], 0.5, case_seed(seed, &[m, n], 54));
+            let b: Dense2<f64> = build(&[m, n], &be);
+            let w: HashVec<f64> = build(&[n], &we);
+            let mut zz: Dense2<f64> = build(&[m, n], &ze);
+            add_unmasked(&mut zz, &b, &w).unwrap();
+            let (bd, zd, masked) = (
+                logical(&b),
+                DenseT::from_entries(&[m, n], &ze),
+                pattern(&we),
+            );
+            for j in 0..m {
+                for l in 0..n {
+                    let add = if masked.contains(&vec![l]) {
+                        0.0
+                    } else {
+                        bd.get(&[j, l])
+                    };
+                    let want = zd.get(&[j, l]) + add;
+                    assert!(close(logical(&zz).get(&[j, l]), want, 1e-12), "{case:?}");
+                }
+            }
+
+            let de = int_entries(&[n], density, case_seed(seed, &[n], 55));
+            let we = int_entries(&[n], 1.0, case_seed(seed, &[n], 56));
+            let ae: Entries<i64> = (0..n).map(|k| (vec![k], (k as i64 % 3) + 1)).collect();
+            let (d, wv, av): (SparseVec<i64>, Dense1<i64>, Dense1<i64>) =
+                (build(&[n], &de), build(&[n], &we), build(&[n], &ae));
+            let mut q: SparseVec<i64> = build(&[n], &[]);
+            int_quotient(&mut q, &d, &wv, &av).unwrap();
+            let (dd, wd) = (logical(&d), logical(&wv));
+            for (k, (_, divisor)) in ae.iter().enumerate() {
+                let not_d = i64::from(dd.get(&[k]) == 0);
+                let want = (wd.get(&[k]) - not_d.abs()) / divisor;
+                assert_eq!(logical(&q).get(&[k]), want, "{case:?} at {k}");
             }
         });
     }

@@ -188,21 +188,15 @@ fn place_in(e: &Expr, pending: BTreeSet<usize>, hidden: &BTreeSet<usize>) -> Pla
                 .collect();
             wrap(here, Placed::Call(*func, args))
         }
-        // An explicit sum is a node like a product: the pending variables are summed around
-        // it (hidden ones of accesses among its body's factors too); a hidden variable of an
-        // access under an addition inside it is summed inside, at its access's product.
+        // Every use of a pending variable is inside an explicit sum: it is summed inside,
+        // over the smallest subexpression of the body that holds its uses (sums commute, so
+        // only a call inside tells this from summing around the explicit sum:
+        // `sum[j](skew(2, z(j, i, k)))` is `Σ_j skew(2, Σ_k z(j, i, k))`).
         Expr::Reduce {
             by: Reducer::Sum,
             var,
             body,
-        } => {
-            let factors = factor_vars(e);
-            let (here, down): (BTreeSet<usize>, BTreeSet<usize>) = pending
-                .into_iter()
-                .partition(|v| !hidden.contains(v) || factors.contains(v));
-            let node = Placed::Sum(vec![*var], Box::new(place_in(body, down, hidden)));
-            wrap(here, node)
-        }
+        } => Placed::Sum(vec![*var], Box::new(place_in(body, pending, hidden))),
         // A reduction's body is its one argument: every pending variable it uses is summed
         // inside.
         Expr::Reduce { by, var, body } => {

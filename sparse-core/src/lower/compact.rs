@@ -195,8 +195,15 @@ impl Lowerer<'_> {
                 let Some(region) = crate::algebra::region_of(self.kernel, expr) else {
                     return true;
                 };
-                let flags: Vec<bool> = args.iter().map(|a| present(a)).collect();
-                region.holds(&flags)
+                // The region may hold if it holds for some choice among the arguments that
+                // may be present (`x & !m` with `m` located: where `m` is not found).
+                let may: Vec<bool> = args.iter().map(|a| present(a)).collect();
+                (0..1usize << may.len()).any(|choice| {
+                    let flags: Vec<bool> = (0..may.len())
+                        .map(|n| may[n] && choice & (1 << n) != 0)
+                        .collect();
+                    region.holds(&flags)
+                })
             }
         }
     }

@@ -520,14 +520,19 @@ impl Lowerer<'_> {
         // Unless one of them is located and may not hold the coordinate (a hash level): its
         // presence is then known only at run time, so the point is computed, each value
         // outside its region replaced by the fill (`Lowerer::applied`).
-        if point.omit && !self.located_maybe_absent(point, inner) {
+        let dynamic = self.located_maybe_absent(point, inner);
+        if point.omit && !dynamic {
             return Vec::new();
         }
+        // Likewise a point that takes an argument at one of its omitter points (`z + unless(b,
+        // w)` where `w` is located): whether that argument is omitted is known only at run
+        // time, so the point computes the operands it merges, gated by their presence.
+        let expr = if dynamic { &point.merged } else { &point.expr };
         let mut accesses = Vec::new();
-        point.expr.accesses(&mut accesses);
+        expr.accesses(&mut accesses);
         let mut body = self.block_reset(v, target);
         body.extend(self.resolve_located(inner, &accesses));
-        let expr = open_sum(self.kernel, point.expr.clone(), v);
+        let expr = open_sum(self.kernel, expr.clone(), v);
         body.extend(self.lower_loops(inner, expr, target, loop_vars));
         body
     }
