@@ -7,7 +7,7 @@
 
 use crate::data::{coordinates, Entries};
 use crate::functions::{Fill, Func, Reducer};
-use crate::kernel::{Kernel, Op, ParamKind, ValTy};
+use crate::kernel::{Bound, Kernel, Op, ParamKind, ValTy};
 use crate::semantics::{place, Placed};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -405,7 +405,20 @@ impl<'a, T: Num> Eval<'a, T> {
         match p {
             Placed::Access { param, vars } => {
                 let t = self.tensors[*param].as_ref().expect("an accessed input");
-                let at = t.flat(vars.iter().map(|&v| env[v]));
+                // A window reads component `lo + step * i` of its mode.
+                let at = t.flat(vars.iter().enumerate().map(
+                    |(m, &v)| match self.k.window(*param, m) {
+                        None => env[v],
+                        Some(w) => {
+                            let lo = match w.lo {
+                                None => 0,
+                                Some(Bound::Lit(n)) => n,
+                                Some(Bound::Param(p)) => self.scalars[p] as usize,
+                            };
+                            lo + w.step * env[v]
+                        }
+                    },
+                ));
                 let v = Some(t.vals[at]).filter(|_| !t.undefined[at]);
                 (v, t.mags[at], t.stored[at])
             }

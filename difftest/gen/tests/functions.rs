@@ -124,6 +124,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         statements: Vec::new(),
         temporaries: Vec::new(),
         feature: true,
+        windows: Vec::new(),
     }
 }
 
