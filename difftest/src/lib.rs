@@ -491,6 +491,11 @@ impl<'a> Case<'a> {
         V::from_f64(self.spec.scalars[p])
     }
 
+    /// Window bound `p` (a `usize` parameter).
+    pub fn index(&self, p: usize) -> usize {
+        self.spec.scalars[p] as usize
+    }
+
     /// The tensor output `p`, holding stale entries.
     pub fn output<V: TestValue, L: Levels + Clone, O: ModeOrder>(
         &mut self,
@@ -588,6 +593,8 @@ impl<'a> Case<'a> {
         if self.spec.expect_err() {
             let what = if self.spec.perturbed.is_some() {
                 "operands whose shapes disagree"
+            } else if self.spec.window_past {
+                "a window past its mode"
             } else {
                 "an operand whose fill value is not the declared one"
             };

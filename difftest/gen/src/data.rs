@@ -48,6 +48,10 @@ pub struct Case {
     /// A sparse input built with a fill value other than its declared one: the kernel must
     /// return `Err` and write nothing.
     pub wrong_fill: Option<usize>,
+    /// Per window of the kernel ([`Kernel::windows`]): its bounds and its mode's size here.
+    pub windows: Vec<crate::windows::Placement>,
+    /// A window reaches past its mode: the kernel must return `Err` and write nothing.
+    pub window_past: bool,
 }
 
 /// The fill value of a stale sparse output of `=` in the odd cases of a kernel of sparse
@@ -85,7 +89,7 @@ impl Case {
     /// The kernel must report a dimension mismatch or a fill value that differs from the
     /// declared one.
     pub fn expect_err(&self) -> bool {
-        self.perturbed.is_some() || self.wrong_fill.is_some()
+        self.perturbed.is_some() || self.wrong_fill.is_some() || self.window_past
     }
 
     /// Sizes, densities and the seed, for findings.
@@ -133,6 +137,22 @@ impl Case {
             if matches!(param.kind, ParamKind::Output(_)) && self.fills[p] != 0.0 {
                 s += &format!("; stale `{}` has fill {}", param.name, self.fills[p]);
             }
+        }
+        for (w, at) in k.windows.iter().zip(&self.windows) {
+            s += &format!(
+                "; window of `{}` mode {}: {}..{} step {}, mode size {}{}",
+                k.params[w.param].name,
+                w.mode,
+                at.lo,
+                at.hi,
+                w.step,
+                at.size,
+                if self.window_past {
+                    " (past the mode: expect Err)"
+                } else {
+                    ""
+                }
+            );
         }
         if let Some(p) = self.wrong_fill {
             s += &format!(
@@ -428,11 +448,18 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
     let fill_checked: Vec<usize> = (0..k.params.len())
         .filter(|&p| matches!(&k.params[p].kind, ParamKind::Input(f) if !f.all_dense()))
         .collect();
+    // A windowed mode's size is not its variable's.
+    perturbable.retain(|&(p, m)| k.window(p, m).is_none());
     let perturbed_case = (!perturbable.is_empty()).then_some(CASES);
     let wrong_fill_case =
         (!fill_checked.is_empty()).then_some(CASES + usize::from(perturbed_case.is_some()));
-    let total =
-        CASES + usize::from(perturbed_case.is_some()) + usize::from(wrong_fill_case.is_some());
+    let window_past_case = k.windows.iter().any(crate::windows::can_pass).then_some(
+        CASES + usize::from(perturbed_case.is_some()) + usize::from(wrong_fill_case.is_some()),
+    );
+    let total = CASES
+        + usize::from(perturbed_case.is_some())
+        + usize::from(wrong_fill_case.is_some())
+        + usize::from(window_past_case.is_some());
     let first_names: BTreeSet<usize> = {
         let first = k.steps().swap_remove(0);
         let mut names = BTreeSet::from([first.out]);
@@ -479,6 +506,13 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                 break;
             }
         }
+        // A window of literal bounds fixes its variable's size.
+        for w in &k.windows {
+            if let Some(len) = crate::windows::literal_length(w) {
+                let v = pv[w.param].as_ref().expect("a bound tensor")[w.mode];
+                size_of_class.insert(class[v], len);
+            }
+        }
         let perturbed = if Some(index) == perturbed_case {
             // In a sequence, half the time a tensor the first statement does not name, so
             // that the mismatch is in a later statement.
@@ -501,6 +535,20 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
             None
         };
         let var_sizes: Vec<usize> = class.iter().map(|c| size_of_class[c]).collect();
+        // Windows are placed from a stream of their own, so the data of the other operands
+        // stays what it was.
+        let window_past = Some(index) == window_past_case;
+        let mut wrng = Rng::new(mix(seed, crate::windows::WINDOW_STREAM));
+        let windows: Vec<crate::windows::Placement> = k
+            .windows
+            .iter()
+            .map(|w| {
+                let v = pv[w.param].as_ref().expect("a bound tensor")[w.mode];
+                let past = window_past && crate::windows::can_pass(w);
+                crate::windows::place(w, var_sizes[v], &mut wrng, past)
+                    .expect("a window that can pass its mode")
+            })
+            .collect();
         let mut case = Case {
             index,
             seed,
@@ -513,12 +561,16 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
             blocks: vec![None; k.params.len()],
             fills: vec![0.0; k.params.len()],
             wrong_fill: None,
+            windows: windows.clone(),
+            window_past,
         };
         for (p, param) in k.params.iter().enumerate() {
             match &param.kind {
                 ParamKind::ScalarIn | ParamKind::ScalarOut => {
                     case.scalars[p] = random_value(&mut rng, k.vt);
                 }
+                // Set from the windows' placements below.
+                ParamKind::Index => {}
                 ParamKind::Input(f) | ParamKind::Output(f) => {
                     let mut shape: Vec<usize> = pv[p]
                         .as_ref()
@@ -527,6 +579,11 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                     if let Some((pp, m)) = perturbed {
                         if pp == p {
                             shape[m] += 1;
+                        }
+                    }
+                    for (w, at) in k.windows.iter().zip(&windows) {
+                        if w.param == p {
+                            shape[w.mode] = at.size;
                         }
                     }
                     let output = matches!(param.kind, ParamKind::Output(_));
@@ -560,6 +617,14 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
                     }
                     case.shapes[p] = shape;
                 }
+            }
+        }
+        for (w, at) in k.windows.iter().zip(&windows) {
+            if let Some(crate::kernel::Bound::Param(p)) = w.lo {
+                case.scalars[p] = at.lo as f64;
+            }
+            if let Some(crate::kernel::Bound::Param(p)) = w.hi {
+                case.scalars[p] = at.hi as f64;
             }
         }
         if Some(index) == wrong_fill_case {
@@ -659,7 +724,22 @@ mod tests {
                     let Some(vars) = vars else { continue };
                     for (m, &v) in vars.iter().enumerate() {
                         let bump = usize::from(c.perturbed == Some((p, m)));
-                        assert_eq!(c.shapes[p][m], c.var_sizes[v] + bump, "seed {seed}");
+                        let Some(w) = k.window(p, m) else {
+                            assert_eq!(c.shapes[p][m], c.var_sizes[v] + bump, "seed {seed}");
+                            continue;
+                        };
+                        // A window's length is its variable's size, its mode at least its end.
+                        let at = c.windows[k.windows.iter().position(|x| x == w).unwrap()];
+                        if c.window_past {
+                            assert!(at.lo > at.size || at.hi > at.size, "seed {seed}");
+                        } else if !c.expect_err() {
+                            assert!(at.lo <= at.hi && at.hi <= c.shapes[p][m], "seed {seed}");
+                            assert_eq!(
+                                (at.hi - at.lo).div_ceil(w.step),
+                                c.var_sizes[v],
+                                "seed {seed}"
+                            );
+                        }
                     }
                 }
             }

@@ -146,7 +146,9 @@ pub fn generate(seed: u64) -> Kernel {
     }
     let mut f = Rng::new(mix(seed, FEATURE_STREAM));
     if f.chance(P_FEATURE) {
-        return crate::features::kernel(seed, f);
+        let mut k = crate::features::kernel(seed, f);
+        crate::windows::draw(&mut k);
+        return k;
     }
     let mut g = Gen::new(Rng::new(seed));
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
@@ -155,6 +157,7 @@ pub fn generate(seed: u64) -> Kernel {
     let mut k = g.finish(seed, template, out_order_hint, rhs);
     k.schedule = schedule(&mut Rng::new(mix(seed, SCHEDULE_STREAM)), &k);
     k.subtract = k.accumulate && Rng::new(mix(seed, SUBTRACT_STREAM)).chance(P_SUBTRACT);
+    crate::windows::draw(&mut k);
     k
 }
 
@@ -278,6 +281,7 @@ fn sequence(seed: u64, rng: Rng) -> Kernel {
         statements,
         temporaries: vec![String::new(); g.temporaries],
         feature: false,
+        windows: Vec::new(),
     };
     g.name(&mut k);
     for t in 0..k.temporaries.len() {
@@ -935,6 +939,7 @@ impl Gen {
             statements: Vec::new(),
             temporaries: Vec::new(),
             feature: self.feature,
+            windows: Vec::new(),
         };
         self.name(&mut k);
         self.assign_formats(&mut k, &orders, &divisor);

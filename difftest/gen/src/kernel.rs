@@ -52,6 +52,35 @@ pub enum ParamKind {
     ScalarIn,
     /// `out: &mut V`
     ScalarOut,
+    /// `lo: usize`: a bound of a window ([`Window`]).
+    Index,
+}
+
+/// A window bound: an integer literal or a `usize` parameter ([`ParamKind::Index`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// A literal.
+    Lit(usize),
+    /// The parameter of that number.
+    Param(usize),
+}
+
+/// A window of one mode of an input access: `a(i[lo..hi], j)`, `a(i[lo..], j)`,
+/// `a(i[..hi], j)`, `a(i[(lo..hi).step_by(s)], j)`. The variable ranges over the window's
+/// length, `ceil((hi - lo) / step)` (`hi` the mode's size when open), and reads component
+/// `lo + step * i` of the mode. The parameter is accessed exactly once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    /// The windowed tensor parameter.
+    pub param: usize,
+    /// Its logical mode.
+    pub mode: usize,
+    /// The first component (`None`: written `..hi`, 0).
+    pub lo: Option<Bound>,
+    /// The end (`None`: open, the mode's size).
+    pub hi: Option<Bound>,
+    /// The stride (1: no `step_by`).
+    pub step: usize,
 }
 
 /// One parameter of the kernel signature.
@@ -317,6 +346,8 @@ pub struct Kernel {
     /// the generator's feature stream): its data cases include explicit zeros and stale
     /// sparse outputs with a fill value of their own.
     pub feature: bool,
+    /// Windows of input accesses (single statements only; from the window stream).
+    pub windows: Vec<Window>,
 }
 
 /// What a statement of a sequence writes.
@@ -516,6 +547,7 @@ impl Kernel {
             statements: Vec::new(),
             temporaries: Vec::new(),
             feature: self.feature,
+            windows: Vec::new(),
         }
     }
 
@@ -573,6 +605,7 @@ impl Kernel {
                     }
                     ParamKind::ScalarIn => format!("{}: {v}", p.name),
                     ParamKind::ScalarOut => format!("{}: &mut {v}", p.name),
+                    ParamKind::Index => format!("{}: usize", p.name),
                 };
                 fill + &param
             })
@@ -659,6 +692,27 @@ impl Kernel {
         items.join("\n\n")
     }
 
+    /// The window of mode `mode` of parameter `param`, if any.
+    pub fn window(&self, param: usize, mode: usize) -> Option<&Window> {
+        self.windows
+            .iter()
+            .find(|w| w.param == param && w.mode == mode)
+    }
+
+    fn render_window(&self, w: &Window) -> String {
+        let bound = |b: &Bound| match b {
+            Bound::Lit(n) => n.to_string(),
+            Bound::Param(p) => self.params[*p].name.clone(),
+        };
+        let lo = w.lo.as_ref().map_or(String::new(), bound);
+        let hi = w.hi.as_ref().map_or(String::new(), bound);
+        if w.step == 1 {
+            format!("{lo}..{hi}")
+        } else {
+            format!("({lo}..{hi}).step_by({})", w.step)
+        }
+    }
+
     /// The whole macro invocation.
     pub fn invocation(&self) -> String {
         let body = self.block().replace('\n', "\n    ");
@@ -675,7 +729,17 @@ impl Kernel {
     fn render(&self, e: &Expr, min: u8, s: &mut String) {
         match e {
             Expr::Access { param, vars } => {
-                let names: Vec<&str> = vars.iter().map(|&x| self.var_names[x].as_str()).collect();
+                let names: Vec<String> = vars
+                    .iter()
+                    .enumerate()
+                    .map(|(m, &x)| {
+                        let name = &self.var_names[x];
+                        match self.window(*param, m) {
+                            Some(w) => format!("{name}[{}]", self.render_window(w)),
+                            None => name.clone(),
+                        }
+                    })
+                    .collect();
                 let _ = write!(s, "{}({})", self.params[*param].name, names.join(", "));
             }
             Expr::Scalar { param } => s.push_str(&self.params[*param].name),

@@ -16,6 +16,7 @@ pub mod reference;
 pub mod rng;
 pub mod semantics;
 pub mod testcode;
+pub mod windows;
 
 pub use generate::generate;
 

@@ -7,7 +7,7 @@
 
 use crate::data::{coordinates, Entries};
 use crate::functions::{Fill, Func, Reducer};
-use crate::kernel::{Kernel, Op, ParamKind, ValTy};
+use crate::kernel::{Bound, Kernel, Op, ParamKind, ValTy};
 use crate::semantics::{place, Placed};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -430,7 +430,20 @@ impl<'a, T: Num> Eval<'a, T> {
         match p {
             Placed::Access { param, vars } => {
                 let t = self.tensors[*param].as_ref().expect("an accessed input");
-                let at = t.flat(vars.iter().map(|&v| env[v]));
+                // A window reads component `lo + step * i` of its mode.
+                let at = t.flat(vars.iter().enumerate().map(
+                    |(m, &v)| match self.k.window(*param, m) {
+                        None => env[v],
+                        Some(w) => {
+                            let lo = match w.lo {
+                                None => 0,
+                                Some(Bound::Lit(n)) => n,
+                                Some(Bound::Param(p)) => self.scalars[p] as usize,
+                            };
+                            lo + w.step * env[v]
+                        }
+                    },
+                ));
                 let v = Some(t.vals[at]).filter(|_| !t.undefined[at]);
                 (v, t.mags[at], t.stored[at])
             }
@@ -930,6 +943,133 @@ pub fn fill_plainly_constant(k: &Kernel) -> bool {
     };
     ev.compute_fills(&placed);
     ev.decided(&placed)
+}
+
+/// The fill values of `p`, a right side placed for `k` (hidden sums or not), under the
+/// declared fill values, without data; `f` asks what it needs of them.
+fn with_declared_fills<R>(k: &Kernel, p: &Placed, f: impl FnOnce(&Eval<'_, f64>) -> R) -> R {
+    let tensors: Vec<Option<Stored>> = k
+        .params
+        .iter()
+        .map(|q| {
+            q.format().map(|fm| Stored {
+                shape: vec![0; fm.order()],
+                fill: q.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
+                ..Stored::default()
+            })
+        })
+        .collect();
+    let scalars = vec![1.0; k.params.len()];
+    let sizes = vec![0; k.n_vars()];
+    let mut ev = Eval::<f64> {
+        k,
+        tensors: tensors
+            .iter()
+            .map(|t| t.as_ref().map(DenseIn::new))
+            .collect(),
+        scalars: &scalars,
+        scalar_mags: &[],
+        sizes: &sizes,
+        fills: HashMap::new(),
+        inconsistent: Cell::new(0),
+    };
+    ev.compute_fills(p);
+    f(&ev)
+}
+
+/// Whether an additive term `p` may run in a loop nest of its own (the split rule, TESTING.md
+/// "The oracle"): its fill value is NONE (present everywhere: its nest visits every point) or
+/// decided to be 0 (it contributes nothing outside its own loops).
+pub fn zero_outside(k: &Kernel, p: &Placed) -> bool {
+    with_declared_fills(k, p, |ev| match ev.fill(p) {
+        None => true,
+        Some(f) => f == 0.0 && ev.decided(p),
+    })
+}
+
+/// The calls of a function with a declared `iterate(..)` region that can never hold, since
+/// the arguments it needs absent are stored everywhere (TESTING.md, "The oracle"), by
+/// function name, for every statement of `k`.
+pub fn empty_regions(k: &Kernel) -> Vec<&'static str> {
+    let placed = place(k);
+    let mut found = Vec::new();
+    with_declared_fills(k, &placed, |ev| walk_regions(ev, &placed, &mut found));
+    found
+}
+
+fn walk_regions(ev: &Eval<'_, f64>, p: &Placed, found: &mut Vec<&'static str>) {
+    match p {
+        Placed::Neg(b) | Placed::Sum(_, b) | Placed::Reduce(_, _, b) => walk_regions(ev, b, found),
+        Placed::Bin(_, l, r) => {
+            walk_regions(ev, l, found);
+            walk_regions(ev, r, found);
+        }
+        Placed::Call(f, args) => {
+            args.iter().for_each(|a| walk_regions(ev, a, found));
+            if f.iterate(&vec![false; args.len()]).is_none() {
+                return;
+            }
+            let everywhere: Vec<bool> = args.iter().map(|a| ev.everywhere(a)).collect();
+            let free: Vec<usize> = (0..args.len()).filter(|&n| !everywhere[n]).collect();
+            let holds = (0..1usize << free.len()).any(|bits| {
+                let mut present = everywhere.clone();
+                for (b, &n) in free.iter().enumerate() {
+                    present[n] = bits >> b & 1 == 1;
+                }
+                f.iterate(&present) == Some(true)
+            });
+            if !holds {
+                found.push(f.name());
+            }
+        }
+        Placed::Access { .. } | Placed::Scalar { .. } | Placed::Lit(_) => {}
+    }
+}
+
+impl<T: Num> Eval<'_, T> {
+    /// Whether a node is present at every coordinate whatever its operands store: a dense
+    /// access, a literal or scalar, a reduction without a fill value (covering), an operator
+    /// or call whose region holds over such arguments alone (the region: the declared
+    /// formula, else the AND of the arguments whose fill value is decided to be their
+    /// annihilator, else the OR of all). Fills must be computed.
+    fn everywhere(&self, p: &Placed) -> bool {
+        let vt = self.k.vt;
+        let region = |args: &[&Placed], ann: &[Option<Fill>]| {
+            let present: Vec<bool> = args.iter().map(|a| self.everywhere(a)).collect();
+            let annihilating: Vec<usize> = (0..args.len())
+                .filter(|&n| {
+                    self.decided(args[n])
+                        && matches!((self.fill(args[n]), ann[n]), (Some(f), Some(a)) if same(f, T::constant(a, vt)))
+                })
+                .collect();
+            if annihilating.is_empty() {
+                present.iter().any(|&x| x)
+            } else {
+                annihilating.iter().all(|&n| present[n])
+            }
+        };
+        match p {
+            Placed::Access { param, .. } => self.k.params[*param]
+                .format()
+                .is_some_and(|f| f.all_dense()),
+            Placed::Scalar { .. } | Placed::Lit(_) => true,
+            Placed::Neg(b) => self.everywhere(b),
+            Placed::Sum(..) | Placed::Reduce(..) => self.fill(p).is_none(),
+            Placed::Bin(op, l, r) => region(&[l, r], &operator_annihilators(*op)),
+            Placed::Call(f, args) => {
+                let args: Vec<&Placed> = args.iter().collect();
+                let present: Vec<bool> = args.iter().map(|a| self.everywhere(a)).collect();
+                match f.iterate(&present) {
+                    Some(holds) => holds,
+                    None => {
+                        let ann: Vec<Option<Fill>> =
+                            (0..args.len()).map(|n| f.annihilator(n)).collect();
+                        region(&args, &ann)
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Values equal within the tolerance of the value type (`mag`: the scale of the reference's

@@ -264,17 +264,25 @@ pub enum Limitation {
     ScheduleInPlace,
     /// A workspace schedule naming a variable that does not index the output.
     ScheduleVar,
+    /// A nonzero fill value on a format read through hidden coordinates (`Dia`, `Bcsr`,
+    /// `Csb`): each hidden coordinate would add the fill value.
+    HiddenFill,
+    /// A call of a function with a declared `iterate(..)` region that never holds, since the
+    /// arguments it needs absent are stored everywhere (a dense operand, a constant).
+    EmptyRegion,
 }
 
 impl Limitation {
     /// All limitations, in summary order.
-    pub const ALL: [Limitation; 6] = [
+    pub const ALL: [Limitation; 8] = [
         Limitation::Order,
         Limitation::OutputFormat,
         Limitation::SparseDivisor,
         Limitation::ScheduleScalar,
         Limitation::ScheduleInPlace,
         Limitation::ScheduleVar,
+        Limitation::HiddenFill,
+        Limitation::EmptyRegion,
     ];
 
     /// The phrase the compiler's message must contain.
@@ -286,6 +294,8 @@ impl Limitation {
             Limitation::ScheduleScalar => "this kernel's output is a scalar",
             Limitation::ScheduleInPlace => "needs no workspace",
             Limitation::ScheduleVar => "is not an index variable of the output",
+            Limitation::HiddenFill => "read through hidden coordinates, which need fill value 0",
+            Limitation::EmptyRegion => "computes nothing here",
         }
     }
 
@@ -298,6 +308,8 @@ impl Limitation {
             Limitation::ScheduleScalar => "schedule-scalar",
             Limitation::ScheduleInPlace => "schedule-in-place",
             Limitation::ScheduleVar => "schedule-variable",
+            Limitation::HiddenFill => "hidden-fill",
+            Limitation::EmptyRegion => "empty-region",
         }
     }
 }
@@ -325,6 +337,15 @@ pub fn limitations(k: &Kernel) -> Vec<Limitation> {
     }
     let mut found = Vec::new();
     let sparse_out = !k.dense_output();
+    if k.params.iter().any(|p| {
+        p.format().is_some_and(|f| f.hidden > 0)
+            && p.fill.as_ref().is_some_and(|f| f.value != Fill::ZERO)
+    }) {
+        found.push(Limitation::HiddenFill);
+    }
+    if !crate::reference::empty_regions(k).is_empty() {
+        found.push(Limitation::EmptyRegion);
+    }
     if has_sparse_divisor(k, &k.rhs, false) {
         found.push(Limitation::SparseDivisor);
     }
@@ -622,10 +643,11 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
     let (k, hidden) = &with_hidden_vars(k);
     let placed = place_with_hidden(k, hidden);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    let graphs: Vec<Constraints> = terms(&placed)
-        .iter()
-        .map(|t| term_constraints(k, t, &out))
-        .collect();
+    let terms = terms(&placed);
+    if !splits(k, &terms) {
+        return whole_constraints(k, &placed, &out).satisfiable();
+    }
+    let graphs: Vec<Constraints> = terms.iter().map(|t| term_constraints(k, t, &out)).collect();
     if !shared_output_order {
         return graphs.iter().all(Constraints::satisfiable);
     }
@@ -815,11 +837,11 @@ pub fn workspace_levels(k: &Kernel) -> Vec<usize> {
     let placed = place_with_hidden(k, hidden);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
     let terms = terms(&placed);
+    let split = splits(k, &terms);
     (0..storage.len())
         .filter(|&m| {
             let outer = &storage[..m];
-            terms.iter().all(|t| {
-                let mut c = term_constraints(k, t, &out);
+            let after_outer = |mut c: Constraints| {
                 for w in outer.windows(2) {
                     c.before(w[0], w[1]);
                 }
@@ -829,9 +851,85 @@ pub fn workspace_levels(k: &Kernel) -> Vec<usize> {
                     }
                 }
                 c.satisfiable()
-            })
+            };
+            if !split {
+                return after_outer(whole_constraints(k, &placed, &out));
+            }
+            terms
+                .iter()
+                .all(|t| after_outer(term_constraints(k, t, &out)))
         })
         .collect()
+}
+
+/// Whether the compiler may compute the additive terms of a statement written in place (or
+/// into a workspace) in loop nests of their own, accumulating: only when every term is zero
+/// outside its own loops, i.e. its fill value is NONE or decided to be 0
+/// ([`crate::reference::zero_outside`]); a term filled with 2 would contribute everywhere,
+/// which its nest does not visit. The old contents of an output of `+=` that the compiler
+/// reads as a term (`y = y_old + e`: into an appended output, or where the right side's fill
+/// value or the output's is not 0) have the output's fill value.
+fn splits(k: &Kernel, terms: &[Term<'_>]) -> bool {
+    if old_output_term(k)
+        && k.params[k.out]
+            .fill
+            .as_ref()
+            .is_some_and(|f| f.value != Fill::ZERO)
+    {
+        return false;
+    }
+    terms.iter().all(|t| {
+        let mut factors = t.factors.iter().map(|&f| f.clone());
+        let Some(first) = factors.next() else {
+            return true;
+        };
+        let product = factors.fold(first, |a, b| Placed::Bin(Op::Mul, Box::new(a), Box::new(b)));
+        let term = if t.root.is_empty() {
+            product
+        } else {
+            Placed::Sum(t.root.iter().copied().collect(), Box::new(product))
+        };
+        crate::reference::zero_outside(k, &term)
+    })
+}
+
+/// Whether the compiler reads a tensor output's old contents as an additive term of its right
+/// side: `+=` into an appended output, or into one written in place where the right side's
+/// fill value or the output's is not decided to be 0.
+fn old_output_term(k: &Kernel) -> bool {
+    if !k.accumulate || k.out_format().is_none() {
+        return false;
+    }
+    let zero_out = k.params[k.out]
+        .fill
+        .as_ref()
+        .is_none_or(|f| f.value == Fill::ZERO);
+    let zero_rhs =
+        crate::reference::rhs_fill(k) == Some(0.0) && crate::reference::fill_plainly_constant(k);
+    !(k.in_place_output() && zero_out && zero_rhs)
+}
+
+/// Rules (a) and (b) for the whole statement as one loop nest, when it is not split into its
+/// terms: only a sum at the root of the right side runs free (and none when the output's old
+/// contents are added at the root).
+fn whole_constraints(k: &Kernel, placed: &Placed, out: &BTreeSet<usize>) -> Constraints {
+    let mut c = Constraints::new(k.n_vars());
+    access_constraints(k, placed, &mut c);
+    let old = old_output_term(k);
+    if old {
+        // `y_old`, an access of the output's own format in the same nest.
+        let f = k.out_format().expect("a tensor output");
+        storage_order_constraints(f, &k.out_vars, false, &mut c);
+    }
+    let mut bound = out.clone();
+    match placed {
+        Placed::Sum(vs, body) if !old => {
+            bound.extend(vs.iter().copied());
+            nested_sum_constraints(body, &bound, &mut c);
+        }
+        p => nested_sum_constraints(p, &bound, &mut c),
+    }
+    c
 }
 
 /// The kernel as its loops see it: every access of a remapped format (`Dia`, `Bcsr`, `Csb`)

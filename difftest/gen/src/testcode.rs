@@ -43,6 +43,10 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
                 lets.push(format!("let {local}: {v} = c.scalar({p});"));
                 args.push(local);
             }
+            ParamKind::Index => {
+                lets.push(format!("let {local}: usize = c.index({p});"));
+                args.push(local);
+            }
             ParamKind::Output(f) => {
                 outputs.push(format!(
                     "let mut {local}: {} = c.output({p})?;",

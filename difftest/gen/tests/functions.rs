@@ -124,6 +124,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         statements: Vec::new(),
         temporaries: Vec::new(),
         feature: true,
+        windows: Vec::new(),
     }
 }
 
@@ -291,4 +292,111 @@ fn a_reduction_covers_unless_its_bodys_fill_is_decided() {
     let tensors = [None, st(&[2, 2], &[], 0.0), st(&[2, 2], &[], 0.0)];
     let ev = evaluation(&skew, &[2, 2], &tensors, &[0.0; 3]);
     assert!(ev.points.iter().all(|p| p.present && p.value == Some(0.0)));
+}
+
+#[test]
+fn a_nonzero_fill_on_hidden_coordinates_is_refused() {
+    // `y(i, j) = a(i, j)`: a `Dia`, `Bcsr` or `Csb` of fill -1 would add the fill value once
+    // per hidden coordinate; a `CooAos` (no hidden mode) may have one, fill 0 is fine.
+    let out = Param::new("y", ParamKind::Output(Format::alias("Dense2", None)));
+    let copy = |fmt: &str, fill| {
+        kernel(
+            vec![out.clone(), input("a", fmt, fill)],
+            &[0, 1],
+            acc(1, &[0, 1]),
+        )
+    };
+    for fmt in ["Dia", "Bcsr", "Csb"] {
+        assert_eq!(
+            limitations(&copy(fmt, Some(Fill::Num(-1.0)))),
+            vec![Limitation::HiddenFill],
+            "{fmt}"
+        );
+        assert!(
+            limitations(&copy(fmt, Some(Fill::ZERO))).is_empty(),
+            "{fmt}"
+        );
+        assert!(limitations(&copy(fmt, None)).is_empty(), "{fmt}");
+    }
+    assert!(limitations(&copy("CooAos", Some(Fill::Num(-1.0)))).is_empty());
+}
+
+#[test]
+fn a_region_that_never_holds_is_refused() {
+    // `y(i) = unless(x(i), m(i))`: refused where `m` is dense (stored everywhere), or is a
+    // reduction that covers its dimension; fine over a sparse mask.
+    let out = Param::new("y", ParamKind::Output(Format::alias("SparseVec", None)));
+    let unless = |m: Param, mask: Expr| {
+        kernel(
+            vec![out.clone(), input("x", "SparseVec", None), m],
+            &[0],
+            Expr::call(Func::Unless, vec![acc(1, &[0]), mask]),
+        )
+    };
+    let sparse = unless(input("m", "SparseVec", None), acc(2, &[0]));
+    assert!(limitations(&sparse).is_empty());
+    let dense = unless(input("m", "Dense1", None), acc(2, &[0]));
+    assert_eq!(limitations(&dense), vec![Limitation::EmptyRegion]);
+    // `max[j](m(i, j))` over a fill 0 that is not max's identity covers: stored everywhere.
+    let covering = unless(
+        input("m", "Csr", None),
+        Expr::reduce(Reducer::Max, 1, acc(2, &[0, 1])),
+    );
+    assert_eq!(limitations(&covering), vec![Limitation::EmptyRegion]);
+    // `sum[j](m(i, j))` has fill value 0: present only where a row stores something.
+    let summed = unless(
+        input("m", "Csr", None),
+        Expr::reduce(Reducer::Sum, 1, acc(2, &[0, 1])),
+    );
+    assert!(limitations(&summed).is_empty());
+    // `x * d` with `d` dense is only where `x` is (0 annihilates), so a dense `x`-side fails
+    // only when both are dense.
+    let product = kernel(
+        vec![
+            out.clone(),
+            input("x", "SparseVec", None),
+            input("d", "Dense1", None),
+            input("m", "SparseVec", None),
+        ],
+        &[0],
+        Expr::call(
+            Func::Unless,
+            vec![Expr::bin(Op::Mul, acc(1, &[0]), acc(2, &[0])), acc(3, &[0])],
+        ),
+    );
+    assert!(limitations(&product).is_empty());
+}
+
+#[test]
+fn terms_whose_fill_is_not_zero_are_not_split() {
+    // `u(i) = b(k, i) + c(i)` with `b` a `CooAos` (row by row: k before i; never converted)
+    // and `c` a `SparseVec`: the terms have orders of their own (split into two nests); with
+    // `c` filled with 1 the sum is one nest, whose sum over `k` is not at the root, so `i`
+    // comes before `k`: no order. A root sum's term stays splittable (its fill value is NONE
+    // or 0), so a filled `b` is fine.
+    let out = Param::new("u", ParamKind::Output(Format::alias("Dense1", None)));
+    let k = |fill| {
+        kernel(
+            vec![
+                out.clone(),
+                input("b", "CooAos", None),
+                input("c", "SparseVec", fill),
+            ],
+            &[0],
+            Expr::bin(Op::Add, acc(1, &[1, 0]), acc(2, &[0])),
+        )
+    };
+    assert!(limitations(&k(None)).is_empty());
+    assert!(limitations(&k(Some(Fill::ZERO))).is_empty());
+    assert_eq!(limitations(&k(Some(Fill::ONE))), vec![Limitation::Order]);
+    let b_filled = kernel(
+        vec![
+            out.clone(),
+            input("b", "CooAos", Some(Fill::ONE)),
+            input("c", "SparseVec", None),
+        ],
+        &[0],
+        Expr::bin(Op::Add, acc(1, &[1, 0]), acc(2, &[0])),
+    );
+    assert!(limitations(&b_filled).is_empty());
 }

@@ -78,6 +78,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         statements: Vec::new(),
         temporaries: Vec::new(),
         feature: false,
+        windows: Vec::new(),
     }
 }
 
