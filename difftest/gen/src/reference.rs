@@ -972,6 +972,7 @@ fn with_declared_fills<R>(k: &Kernel, p: &Placed, f: impl FnOnce(&Eval<'_, f64>)
         sizes: &sizes,
         fills: HashMap::new(),
         inconsistent: Cell::new(0),
+        decided: Default::default(),
     };
     ev.compute_fills(p);
     f(&ev)
