@@ -1136,3 +1136,46 @@ fn masks_found_at_run_time_and_dense_divisors() {
         });
     }
 }
+
+sparse_kernel! {
+    /// Sweep kernel 3000005: a covering sum summed in a workspace's nests; over an empty `l`
+    /// it is 0 and present at every `j`, though its loops run zero times.
+    #[schedule(workspace(j))]
+    fn covering_in_workspace(y: &mut SparseVec<f64>, #[fill(1.0)] b: &Coo<f64>, u: &Dense1<f64>) {
+        y(j) = b(j, l) + u(l)
+    }
+}
+
+#[test]
+fn covering_root_sums_over_empty_dimensions() {
+    for (m, n) in [(3, 0), (0, 0), (4, 2), (2, 5)] {
+        sweep(|density, seed| {
+            let case = (m, n, density, seed);
+            let ze = int_entries(&[m, n], density, case_seed(seed, &[m, n], 60));
+            let z: Dcsc<i64> = build_filled(&[m, n], &ze, 1);
+            let mut f: HashVec<i64> = build(&[m], &[]);
+            column_sums_filled(&mut f, &z).unwrap();
+            assert_eq!(f.entries().len(), m, "{case:?}: every row stored");
+            let zd = logical(&z);
+            for i in 0..m {
+                let want: i64 = (0..n).map(|k| zd.get(&[i, k])).sum();
+                assert_eq!(logical(&f).get(&[i]), want, "{case:?} row {i}");
+            }
+
+            let be = float_entries(&[m, n], density, case_seed(seed, &[m, n], 61));
+            let (uv, ud) = dense_vec(n, seed);
+            let b: Coo<f64> = build_filled(&[m, n], &be, 1.0);
+            let mut y: SparseVec<f64> = build(&[m], &[]);
+            covering_in_workspace(&mut y, &b, &uv).unwrap();
+            assert_eq!(y.entries().len(), m, "{case:?}: every row stored");
+            let bd = logical(&b);
+            for j in 0..m {
+                let want: f64 = (0..n).map(|l| bd.get(&[j, l]) + ud.get(&[l])).sum();
+                assert!(
+                    close(logical(&y).get(&[j]), want, 1e-12),
+                    "{case:?} row {j}"
+                );
+            }
+        });
+    }
+}

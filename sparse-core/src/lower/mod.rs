@@ -193,16 +193,23 @@ impl<'k> Lowerer<'k> {
         loop_vars.extend(&self.opened);
         body.extend(self.resolve_located(&mut scope, &[]));
         let general = self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars);
-        match self.uncut_condition() {
+        let nest = match self.uncut_condition() {
             // Loop versioning: when no block is cut, a nest whose block loops have constant
             // length, so the backend unrolls them and keeps a block row's outputs in registers.
             Some(uncut) => {
                 self.uncut = true;
                 let fast = self.lower_loops(&scope, k.rhs.clone(), Target::Output, &loop_vars);
                 self.uncut = false;
-                body.push(Stmt::If(uncut, fast, general));
+                vec![Stmt::If(uncut, fast, general)]
             }
-            None => body.extend(general),
+            None => general,
+        };
+        match self.empty_covering_root() {
+            Some(empty) => {
+                let zero = self.zero_everywhere(&scope);
+                body.push(Stmt::If(empty, zero, nest));
+            }
+            None => body.extend(nest),
         }
         body.extend(self.assembly_finalize());
         if let Some(a) = self.dense_output().filter(|_| self.needs_zero_fill()) {
@@ -363,6 +370,55 @@ impl<'k> Lowerer<'k> {
             .iter()
             .all(|z| z.as_ref().is_some_and(|z| z.same(first)))
             .then(|| first.clone())
+    }
+
+    /// Where the right side is a sum that covers its dimensions and is not folded inside the
+    /// output's loops (it is iterated outside them, or in a workspace's nests): the condition
+    /// that one of its dimensions is empty. The sum is then 0 and present at every coordinate
+    /// (`crate::algebra::fill_of` is `None`), while its loops write nothing.
+    fn empty_covering_root(&self) -> Option<IrExpr> {
+        let k = self.kernel;
+        let Expr::Sum(vars, _) = &k.rhs else {
+            return None;
+        };
+        let outside = !self.opened.is_empty() || self.workspace.is_some();
+        if !outside || self.values_only || crate::algebra::fill_of(k, &k.rhs).is_some() {
+            return None;
+        }
+        Some(disjoin(
+            vars.iter()
+                .map(|&v| bin(Op::Eq, self.dim(v), IrExpr::Usize(0)))
+                .collect(),
+        ))
+    }
+
+    /// The output written at every coordinate with 0 (added to its old contents for `+=`),
+    /// in its own loops.
+    fn zero_everywhere(&mut self, scope: &Scope) -> Vec<Stmt> {
+        let k = self.kernel;
+        let (workspace, opened, write) =
+            (self.workspace, std::mem::take(&mut self.opened), self.write);
+        self.workspace = None;
+        self.write = match k.op {
+            AssignOp::Assign => Assign::Set,
+            _ => Assign::Add,
+        };
+        let zero = Expr::Literal(crate::notation::Literal {
+            lit: syn::Lit::Int(syn::LitInt::new("0", proc_macro2::Span::call_site())),
+        });
+        // The output's variables in its storage order (a workspace's nests do not bind them
+        // all).
+        let storage: Vec<VarId> = match k.output_access() {
+            Some(a) => (0..self.format(a).order())
+                .map(|level| k.accesses[a].level_var(self.format(a), level))
+                .collect(),
+            None => Vec::new(),
+        };
+        let order = std::mem::replace(&mut self.order, storage.clone());
+        let stmts = self.lower_loops(scope, zero, Target::Output, &storage);
+        (self.workspace, self.opened, self.write) = (workspace, opened, write);
+        self.order = order;
+        stmts
     }
 
     /// A root sum iterated outside the output's loops (the output accumulates across it)
