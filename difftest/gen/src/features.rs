@@ -87,6 +87,16 @@ pub(crate) fn kernel(seed: u64, rng: Rng) -> Kernel {
     k.schedule = crate::generate::schedule(&mut Rng::new(mix(seed, SCHEDULE_STREAM)), &k);
     k.subtract =
         k.accumulate && Rng::new(mix(seed, SUBTRACT_STREAM)).chance(crate::generate::P_SUBTRACT);
+    // `-=` negates the right side: an integer infinity (`i64::MIN`) would overflow, so an
+    // integer kernel with an infinite fill value adds instead.
+    let infinite = |p: &crate::kernel::Param| {
+        p.fill
+            .as_ref()
+            .is_some_and(|f| matches!(f.value, Fill::Inf | Fill::NegInf))
+    };
+    if k.vt == ValTy::I64 && k.params.iter().any(infinite) {
+        k.subtract = false;
+    }
     k
 }
 
