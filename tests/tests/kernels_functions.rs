@@ -1179,3 +1179,55 @@ fn covering_root_sums_over_empty_dimensions() {
         });
     }
 }
+
+sparse_kernel! {
+    /// Sweep kernel 3010551: `+=` into a `Csr` splits off the old contents; the covering sum
+    /// accumulates in a workspace below loops over `n` and `k`, and over an empty `k` adds 0
+    /// (present) at every coordinate.
+    fn split_covering(b: &mut Tensor<f64, (Compressed, Compressed)>, s: f64, #[fill(1.0)] g: &Ell<f64>, a: &Tensor<f64, (Dense, Compressed, Hashed)>, z: &Dense2<f64>, d: &Dcsr<f64>) {
+        b(j, i) += s * max(g(j, n), a(j, n, k) * z(n, i) * d(k, i))
+    }
+}
+
+#[test]
+fn split_covering_sum_over_an_empty_dimension() {
+    for (jn, in_, nn, kn) in [(3, 4, 2, 0), (2, 3, 0, 2), (3, 2, 2, 3)] {
+        sweep(|density, seed| {
+            let case = (jn, in_, nn, kn, density, seed);
+            let ge = float_entries(&[jn, nn], density, case_seed(seed, &[jn, nn], 70));
+            let ae = float_entries(&[jn, nn, kn], density, case_seed(seed, &[jn, nn, kn], 71));
+            let ze = float_entries(&[nn, in_], 0.8, case_seed(seed, &[nn, in_], 72));
+            let de = float_entries(&[kn, in_], density, case_seed(seed, &[kn, in_], 73));
+            let be = float_entries(&[jn, in_], 0.3, case_seed(seed, &[jn, in_], 74));
+            let g: Ell<f64> = build_filled(&[jn, nn], &ge, 1.0);
+            let a: Tensor<f64, (Dense, Compressed, Hashed)> = build(&[jn, nn, kn], &ae);
+            let (zt, d): (Dense2<f64>, Dcsr<f64>) =
+                (build(&[nn, in_], &ze), build(&[kn, in_], &de));
+            let mut b: Tensor<f64, (Compressed, Compressed)> = build(&[jn, in_], &be);
+            let before = logical(&b);
+            split_covering(&mut b, 0.5, &g, &a, &zt, &d).unwrap();
+            let (gd, ad, zd, dd) = (logical(&g), logical(&a), logical(&zt), logical(&d));
+            let got = logical(&b);
+            for j in 0..jn {
+                for i in 0..in_ {
+                    let mut sum = 0.0;
+                    for n in 0..nn {
+                        for k in 0..kn {
+                            let p = ad.get(&[j, n, k]) * zd.get(&[n, i]) * dd.get(&[k, i]);
+                            sum += 0.5 * fmax(gd.get(&[j, n]), p);
+                        }
+                    }
+                    let want = before.get(&[j, i]) + sum;
+                    assert!(close(got.get(&[j, i]), want, 1e-12), "{case:?} at {j},{i}");
+                }
+            }
+            if nn == 0 || kn == 0 {
+                assert_eq!(
+                    b.entries().len(),
+                    jn * in_,
+                    "{case:?}: every coordinate stored"
+                );
+            }
+        });
+    }
+}

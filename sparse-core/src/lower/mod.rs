@@ -377,12 +377,20 @@ impl<'k> Lowerer<'k> {
     /// that one of its dimensions is empty. The sum is then 0 and present at every coordinate
     /// (`crate::algebra::fill_of` is `None`), while its loops write nothing.
     fn empty_covering_root(&self) -> Option<IrExpr> {
-        let k = self.kernel;
-        let Expr::Sum(vars, _) = &k.rhs else {
+        // A workspace's parts are guarded one by one (`through_workspace`).
+        if self.opened.is_empty() || self.values_only {
+            return None;
+        }
+        self.empty_covering_sum(&self.kernel.rhs)
+    }
+
+    /// For a sum that covers its dimensions (its fill is `None`): the condition that one of
+    /// them is empty.
+    fn empty_covering_sum(&self, e: &Expr) -> Option<IrExpr> {
+        let Expr::Sum(vars, _) = e else {
             return None;
         };
-        let outside = !self.opened.is_empty() || self.workspace.is_some();
-        if !outside || self.values_only || crate::algebra::fill_of(k, &k.rhs).is_some() {
+        if crate::algebra::fill_of(self.kernel, e).is_some() {
             return None;
         }
         Some(disjoin(
@@ -403,9 +411,7 @@ impl<'k> Lowerer<'k> {
             AssignOp::Assign => Assign::Set,
             _ => Assign::Add,
         };
-        let zero = Expr::Literal(crate::notation::Literal {
-            lit: syn::Lit::Int(syn::LitInt::new("0", proc_macro2::Span::call_site())),
-        });
+        let zero = zero_literal();
         // The output's variables in its storage order (a workspace's nests do not bind them
         // all).
         let storage: Vec<VarId> = match k.output_access() {
@@ -869,6 +875,13 @@ pub(crate) fn constant_expr(kernel: &Kernel, e: &Expr) -> Option<IrExpr> {
 }
 
 /// Removes `v` from a sum at the root of `expr`: the enclosing loop now iterates it.
+/// The literal `0`, present at every coordinate.
+fn zero_literal() -> Expr {
+    Expr::Literal(crate::notation::Literal {
+        lit: syn::Lit::Int(syn::LitInt::new("0", proc_macro2::Span::call_site())),
+    })
+}
+
 fn open_sum(kernel: &Kernel, expr: Expr, v: VarId) -> Expr {
     match expr {
         Expr::Sum(vars, body) if vars.contains(&v) => {

@@ -9,7 +9,7 @@
 //! of an output appended directly do; the last group appends one entry per accumulator entry.
 
 use super::Pos;
-use super::{Lowerer, Scope, Target};
+use super::{zero_literal, Lowerer, Scope, Target};
 use crate::format::LevelFn;
 use crate::ir::{and, bin, call, index, try_, var, Assign, Expr as IrExpr, Local, Op, Stmt};
 use crate::iteration_graph::root_sum_vars;
@@ -108,11 +108,27 @@ impl Lowerer<'_> {
         }
         self.gathering = gather.is_some();
         for part in parts {
-            self.order = part.order;
             let mut loop_vars = w.vars.clone();
             loop_vars.extend(root_sum_vars(&part.kernel));
+            // A part that is a sum covering its dimensions is 0 and present at every
+            // coordinate where one of them is empty, though its loops run zero times.
+            let empty = self.empty_covering_sum(&part.kernel.rhs);
+            let zero = empty.as_ref().map(|_| {
+                self.order = part
+                    .order
+                    .iter()
+                    .copied()
+                    .filter(|v| w.vars.contains(v))
+                    .collect();
+                self.lower_loops(scope, zero_literal(), Target::Workspace, &w.vars)
+            });
+            self.order = part.order;
             let rhs = part.kernel.rhs;
-            stmts.extend(self.lower_loops(scope, rhs, Target::Workspace, &loop_vars));
+            let nest = self.lower_loops(scope, rhs, Target::Workspace, &loop_vars);
+            match (empty, zero) {
+                (Some(empty), Some(zero)) => stmts.push(Stmt::If(empty, zero, nest)),
+                _ => stmts.extend(nest),
+            }
         }
         self.filling = false;
         self.gathering = false;
