@@ -1231,3 +1231,40 @@ fn split_covering_sum_over_an_empty_dimension() {
         });
     }
 }
+
+sparse_kernel! {
+    /// The assemble/compute split of a covering sum in a workspace: over an empty `l`, the
+    /// compute variant stores the 0 of every coordinate the assembling call stored.
+    #[schedule(workspace(j), compute(covering_values))]
+    fn covering_assembled(y: &mut SparseVec<f64>, #[fill(1.0)] b: &Coo<f64>, u: &Dense1<f64>) {
+        y(j) = b(j, l) + u(l)
+    }
+}
+
+#[test]
+fn compute_variant_of_a_covering_sum() {
+    for (m, n) in [(3, 0), (4, 2)] {
+        sweep(|density, seed| {
+            let case = (m, n, density, seed);
+            let be = float_entries(&[m, n], density, case_seed(seed, &[m, n], 80));
+            let (uv, ud) = dense_vec(n, seed);
+            let b: Coo<f64> = build_filled(&[m, n], &be, 1.0);
+            let mut y: SparseVec<f64> = build(&[m], &[]);
+            covering_assembled(&mut y, &b, &uv).unwrap();
+            let mut again = y.clone();
+            again.vals_mut().iter_mut().for_each(|v| *v = 99.0);
+            covering_values(&mut again, &b, &uv).unwrap();
+            let bd = logical(&b);
+            for (got, name) in [(&y, "assembled"), (&again, "computed")] {
+                assert_eq!(got.entries().len(), m, "{case:?} {name}: every row stored");
+                for j in 0..m {
+                    let want: f64 = (0..n).map(|l| bd.get(&[j, l]) + ud.get(&[l])).sum();
+                    assert!(
+                        close(logical(got).get(&[j]), want, 1e-12),
+                        "{case:?} {name} row {j}"
+                    );
+                }
+            }
+        });
+    }
+}
