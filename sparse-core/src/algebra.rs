@@ -994,6 +994,25 @@ fn fold_constants(kernel: &Kernel, node: &Expr, f: &Function, fills: Vec<Expr>) 
         if matches!(node, Expr::Binary(BinOp::Sub, ..)) && a.is_zero() && b.is_zero() {
             return Expr::Const(a.clone());
         }
+        // `0 - b` is `-b`, exact for a number (lattice points simplify `0 - x` to `-x`, whose
+        // fill must be decided alike).
+        if let (
+            Expr::Binary(BinOp::Sub, ..),
+            Constant::Number {
+                lit,
+                negative,
+                value,
+            },
+        ) = (node, b)
+        {
+            if a.is_zero() {
+                return Expr::Const(Constant::Number {
+                    lit: lit.clone(),
+                    negative: !negative,
+                    value: -value,
+                });
+            }
+        }
     }
     let _ = kernel;
     rebuild(node, fills)

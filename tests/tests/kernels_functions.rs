@@ -1268,3 +1268,36 @@ fn compute_variant_of_a_covering_sum() {
         });
     }
 }
+
+sparse_kernel! {
+    /// Sweep kernel 3012034: where `v` is absent a lattice point computes `all[j](-c(i, j))`
+    /// for `all[j](v(i, j) - c(i, j))`; `0 - (-1)` folds as `-(-1)` does, so both decide the
+    /// body's fill 1 (all's unit) alike and neither covers `j`.
+    fn all_differences(f: &mut HashVec<i64>, v: &Dcsc<i64>, #[fill(-1)] c: &Ell<i64>) {
+        f(i) = all[j](v(i, j) - c(i, j))
+    }
+}
+
+#[test]
+fn all_of_differences_with_a_filled_operand() {
+    for (m, n) in [(6, 2), (3, 4), (1, 1), (4, 0)] {
+        sweep(|density, seed| {
+            let case = (m, n, density, seed);
+            let ve = int_entries(&[m, n], density, case_seed(seed, &[m, n], 90));
+            let ce = int_entries(&[m, n], density, case_seed(seed, &[m, n], 91));
+            let (v, c): (Dcsc<i64>, Ell<i64>) =
+                (build(&[m, n], &ve), build_filled(&[m, n], &ce, -1));
+            let mut f: HashVec<i64> = build(&[m], &[]);
+            all_differences(&mut f, &v, &c).unwrap();
+            let (vd, cd) = (logical(&v), logical(&c));
+            let (sv, sc) = (pattern(&ve), pattern(&ce));
+            for i in 0..m {
+                let all = (0..n).all(|j| vd.get(&[i, j]) - cd.get(&[i, j]) != 0);
+                assert_eq!(logical(&f).get(&[i]), i64::from(all), "{case:?} row {i}");
+                let any = (0..n).any(|j| sv.contains(&vec![i, j]) || sc.contains(&vec![i, j]));
+                let stored = f.entries().iter().any(|e| e.0 == [i]);
+                assert_eq!(stored, any, "{case:?}: row {i} stored where a term is");
+            }
+        });
+    }
+}

@@ -348,7 +348,12 @@ impl<'a, T: Num> Eval<'a, T> {
                     Op::Mul => [one, one],
                     Op::Div => [None, one],
                 };
-                is(l, ann[0]) || is(r, ann[1]) || folds(l, r, id, false, *op == Op::Sub)
+                // `0 - b` is `-b`, exact for a number, as the compiler folds it.
+                let negation = *op == Op::Sub
+                    && is(l, Some(Fill::ZERO))
+                    && self.decided(r)
+                    && self.fill(r).is_some_and(|f| !infinite(f));
+                is(l, ann[0]) || is(r, ann[1]) || negation || folds(l, r, id, false, *op == Op::Sub)
             }
             Placed::Call(f, args) => {
                 if f.iterate(&vec![false; args.len()]).is_some() {
