@@ -1301,3 +1301,36 @@ fn all_of_differences_with_a_filled_operand() {
         });
     }
 }
+
+sparse_kernel! {
+    /// Sweep kernel 3017861: a loop driven by a `Coo3` alone visits positions and writes a
+    /// dense output with `+=`, which was pre-filled with the right side's fill value 1
+    /// (`exp(lt(0, 0)) * 1`): every stored value came out 1 too large.
+    fn exp_lt_times(w: &mut Dense3<f64>, x: &Coo3<f64>, d: &Tensor<f64, (Compressed, Compressed, Dense)>, #[fill(1)] a: &Coo3<f64>) {
+        w(i, l, j) = exp(lt(x(i, l, j), d(i, l, j))) * a(i, l, j)
+    }
+}
+
+#[test]
+fn a_fused_loop_into_a_dense_output_with_a_fill() {
+    let shape = [4, 2, 3];
+    sweep(|density, seed| {
+        let xe = float_entries(&shape, density, case_seed(seed, &shape, 100));
+        let de = float_entries(&shape, density, case_seed(seed, &shape, 101));
+        let ae = float_entries(&shape, density, case_seed(seed, &shape, 102));
+        let x: Coo3<f64> = build(&shape, &xe);
+        let d: Tensor<f64, (Compressed, Compressed, Dense)> = build(&shape, &de);
+        let a: Coo3<f64> = build_filled(&shape, &ae, 1.0);
+        let mut w: Dense3<f64> = build(&shape, &[]);
+        exp_lt_times(&mut w, &x, &d, &a).unwrap();
+        let (xd, dd, ad) = (logical(&x), logical(&d), logical(&a));
+        for c in coordinates(&shape) {
+            let lt = if xd.get(&c) < dd.get(&c) { 1.0f64 } else { 0.0 };
+            let want = lt.exp() * ad.get(&c);
+            assert!(
+                close(logical(&w).get(&c), want, 1e-12),
+                "{density} {seed} at {c:?}"
+            );
+        }
+    });
+}

@@ -537,18 +537,34 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
         let var_sizes: Vec<usize> = class.iter().map(|c| size_of_class[c]).collect();
         // Windows are placed from a stream of their own, so the data of the other operands
         // stays what it was.
-        let window_past = Some(index) == window_past_case;
-        let mut wrng = Rng::new(mix(seed, crate::windows::WINDOW_STREAM));
-        let windows: Vec<crate::windows::Placement> = k
-            .windows
-            .iter()
-            .map(|w| {
-                let v = pv[w.param].as_ref().expect("a bound tensor")[w.mode];
-                let past = window_past && crate::windows::can_pass(w);
-                crate::windows::place(w, var_sizes[v], &mut wrng, past)
-                    .expect("a window that can pass its mode")
-            })
-            .collect();
+        let mut window_past = Some(index) == window_past_case;
+        let place = |past: bool| {
+            let mut wrng = Rng::new(mix(seed, crate::windows::WINDOW_STREAM));
+            k.windows
+                .iter()
+                .map(|w| {
+                    let v = pv[w.param].as_ref().expect("a bound tensor")[w.mode];
+                    let past = past && crate::windows::can_pass(w);
+                    crate::windows::place(w, var_sizes[v], &mut wrng, past)
+                        .expect("a window that can pass its mode")
+                })
+                .collect::<Vec<crate::windows::Placement>>()
+        };
+        let mut windows = place(window_past);
+        // A window past its mode by a mode of size 0 cannot be built where that mode is a
+        // singleton level under padded positions (sweep kernel 3018244): that case runs the
+        // window inside its mode instead.
+        let unbuildable = k.windows.iter().zip(&windows).any(|(w, at)| {
+            let f = k.params[w.param].format().expect("a tensor");
+            at.size == 0
+                && padded_singletons(f)
+                    .iter()
+                    .any(|&level| f.modes[level] == w.mode)
+        });
+        if window_past && unbuildable {
+            window_past = false;
+            windows = place(false);
+        }
         let mut case = Case {
             index,
             seed,

@@ -158,9 +158,11 @@ impl Lowerer<'_> {
     /// nonzero instead of once per run (the paper's condition: the other levels merged with
     /// the fused ones can be located).
     fn scatters(&self, point: &LatticePoint, a: AccessId, k: usize, target: Target) -> bool {
+        // A dense output accumulates only onto zeros: it is pre-filled with the right side's
+        // fill value, which `+=` would add to (`exp(lt(x, d)) * a` over a 1-filled `a`).
         let accumulates = match target {
             Target::Temp { .. } | Target::Workspace => true,
-            Target::Output => self.dense_output().is_some(),
+            Target::Output => self.dense_output().is_some() && self.prefilled_with_zero(),
         };
         !self.format(a).levels[k].is_unique()
             && accumulates

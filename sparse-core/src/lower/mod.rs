@@ -215,11 +215,9 @@ impl<'k> Lowerer<'k> {
         if let Some(a) = self.dense_output().filter(|_| self.needs_zero_fill()) {
             // What the loops do not write is the right side's fill value (zero when it
             // accumulates across a root sum, which then covers every coordinate).
-            let fill = match crate::algebra::fill_of(k, &k.rhs) {
-                Some(f) if self.opened.is_empty() => {
-                    constant_expr(k, &f).unwrap_or(IrExpr::Value(ValueConst::Zero))
-                }
-                _ => IrExpr::Value(ValueConst::Zero),
+            let fill = match self.prefill() {
+                Some(f) => constant_expr(k, &f).unwrap_or(IrExpr::Value(ValueConst::Zero)),
+                None => IrExpr::Value(ValueConst::Zero),
             };
             body.insert(0, Stmt::Expr(call(self.vals(a), "fill", vec![fill])));
         }
@@ -370,6 +368,20 @@ impl<'k> Lowerer<'k> {
             .iter()
             .all(|z| z.as_ref().is_some_and(|z| z.same(first)))
             .then(|| first.clone())
+    }
+
+    /// The value a dense output is pre-filled with where the loops may not write, if not 0:
+    /// the right side's fill value (zero when it accumulates across a root sum).
+    fn prefill(&self) -> Option<Expr> {
+        let k = self.kernel;
+        crate::algebra::fill_of(k, &k.rhs)
+            .filter(|_| self.opened.is_empty())
+            .filter(|f| !matches!(f, Expr::Const(c) if c.is_zero()))
+    }
+
+    /// Whether a dense output starts from zeros where the loops write.
+    fn prefilled_with_zero(&self) -> bool {
+        self.prefill().is_none()
     }
 
     /// Where the right side is a sum that covers its dimensions and is not folded inside the
