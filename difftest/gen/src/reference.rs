@@ -242,7 +242,11 @@ impl<'a, T: Num> Eval<'a, T> {
                 // A divisor whose fill value is decided to be 0 is dense: the quotient is
                 // present everywhere and has no fill value.
                 let by_zero = *op == Op::Div && fills[1] == Some(T::zero()) && self.decided(r);
-                annihilated(&fills, &ann, vt).or_else(|| {
+                // Only a fill value the compiler decides annihilates (`2 * (absdiff(c, x) *
+                // d)` over 0-filled `c`, `x` has no fill value: `absdiff(0, 0)` is not
+                // evaluated, and the literal has none).
+                let decided = [self.decided_fill(l), self.decided_fill(r)];
+                annihilated(&decided, &ann, vt).or_else(|| {
                     if by_zero {
                         return None;
                     }
@@ -259,7 +263,9 @@ impl<'a, T: Num> Eval<'a, T> {
                 if f.iterate(&vec![false; args.len()]).is_some() {
                     direct()
                 } else {
-                    annihilated(&fills, &ann, vt).or_else(direct)
+                    let decided: Vec<Option<T>> =
+                        args.iter().map(|a| self.decided_fill(a)).collect();
+                    annihilated(&decided, &ann, vt).or_else(direct)
                 }
             }
             // A reduction has its identity as its fill value where the compiler decides that
