@@ -1334,3 +1334,25 @@ fn a_fused_loop_into_a_dense_output_with_a_fill() {
         }
     });
 }
+
+sparse_kernel! {
+    /// `-inf` is an unsigned type's 0: `lt(-inf, 0)` is not folded to 1 (every value type
+    /// must agree for a comparison of constants to fold), so the output's fill is 0.
+    fn unsigned_less(c: &mut SparseVec<u32>, #[fill(-inf)] a: &SparseVec<u32>, b: &SparseVec<u32>) {
+        c(i) = lt(a(i), b(i))
+    }
+}
+
+#[test]
+fn comparisons_of_unsigned_infinities_are_not_folded() {
+    let a: SparseVec<u32> = SparseVec::from_entries(&[4], [([1], 3u32)]).unwrap();
+    let b: SparseVec<u32> = SparseVec::from_entries(&[4], [([1], 5u32), ([2], 1)]).unwrap();
+    let mut c: SparseVec<u32> =
+        SparseVec::from_entries(&[4], Vec::<([usize; 1], u32)>::new()).unwrap();
+    unsigned_less(&mut c, &a, &b).unwrap();
+    assert_eq!(c.fill(), 0);
+    let want = [0, 1, 1, 0];
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(logical(&c).get(&[i]), *w, "at {i}");
+    }
+}
