@@ -886,7 +886,6 @@ pub(crate) fn constant_expr(kernel: &Kernel, e: &Expr) -> Option<IrExpr> {
     })
 }
 
-/// Removes `v` from a sum at the root of `expr`: the enclosing loop now iterates it.
 /// The literal `0`, present at every coordinate.
 fn zero_literal() -> Expr {
     Expr::Literal(crate::notation::Literal {
@@ -894,6 +893,7 @@ fn zero_literal() -> Expr {
     })
 }
 
+/// Removes `v` from a sum at the root of `expr`: the enclosing loop now iterates it.
 fn open_sum(kernel: &Kernel, expr: Expr, v: VarId) -> Expr {
     match expr {
         Expr::Sum(vars, body) if vars.contains(&v) => {
