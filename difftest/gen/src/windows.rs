@@ -73,6 +73,21 @@ pub fn draw(k: &mut Kernel) {
     }
     let (param, mode) = *rng.pick(&slots);
     let f = k.params[param].format().expect("a tensor").clone();
+    // The window's variable, where another access stores it in a singleton under padded
+    // positions, cannot have size 0 (sweep kernel 3119254): no empty literal window then.
+    let var = accesses
+        .iter()
+        .find(|(p, _)| *p == param)
+        .map(|(_, vars)| vars[mode])
+        .expect("the windowed access");
+    let output = (k.out, k.out_vars.clone());
+    let never_empty = accesses.iter().chain([&output]).any(|(p, vars)| {
+        k.params[*p].format().is_some_and(|g| {
+            crate::data::padded_singletons(g)
+                .iter()
+                .any(|&level| vars.get(g.modes[level]) == Some(&var))
+        })
+    });
     let step = if reachable(&f, mode, true) {
         [1, 1, 2, 3][rng.below(4)]
     } else {
@@ -92,7 +107,7 @@ pub fn draw(k: &mut Kernel) {
         // `lo..hi` literal: its length fixes the variable's size (0 to 4).
         0 | 1 => {
             let lo = rng.below(4);
-            let len = rng.below(5);
+            let len = rng.below(5).max(usize::from(never_empty));
             let hi = lo + (step * len).saturating_sub(if len > 0 { rng.below(step) } else { 0 });
             (Some(Bound::Lit(lo)), Some(Bound::Lit(hi)))
         }
@@ -113,7 +128,7 @@ pub fn draw(k: &mut Kernel) {
         }
         // `..hi` (literal, no stride) or `0..hi` of a parameter.
         _ if step == 1 => {
-            let len = rng.below(5);
+            let len = rng.below(5).max(usize::from(never_empty));
             (None, Some(Bound::Lit(len)))
         }
         _ => (Some(Bound::Lit(0)), Some(bound_param(k, &mut rng))),
