@@ -811,99 +811,42 @@ fn evaluate_as<T: Num>(
 /// The fill value of a kernel's right side when its inputs have their declared fill values
 /// (`None`: NONE), without data.
 pub fn rhs_fill(k: &Kernel) -> Option<f64> {
-    let tensors: Vec<Option<Stored>> = k
-        .params
-        .iter()
-        .map(|p| {
-            p.format().map(|f| Stored {
-                shape: vec![0; f.order()],
-                entries: Vec::new(),
-                mags: Vec::new(),
-                fill: p.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
-            })
-        })
-        .collect();
-    let scalars = vec![1.0; k.params.len()];
-    let sizes = vec![0; k.n_vars()];
-    match k.vt {
-        ValTy::I64 => rhs_fill_as::<i64>(k, &tensors, &scalars, &sizes),
-        _ => rhs_fill_as::<f64>(k, &tensors, &scalars, &sizes),
-    }
-}
-
-fn rhs_fill_as<T: Num>(
-    k: &Kernel,
-    tensors: &[Option<Stored>],
-    scalars: &[f64],
-    sizes: &[usize],
-) -> Option<f64> {
     let placed = place(k);
-    let mut ev = Eval::<T> {
-        k,
-        tensors: tensors
-            .iter()
-            .map(|t| t.as_ref().map(DenseIn::new))
-            .collect(),
-        scalars,
-        scalar_mags: &[],
-        sizes,
-        fills: HashMap::new(),
-        inconsistent: Cell::new(0),
-        decided: Default::default(),
-    };
-    ev.compute_fills(&placed).map(Num::to_f64)
+    match k.vt {
+        ValTy::I64 => {
+            with_declared_fills::<i64, _>(k, &placed, |ev| ev.fill(&placed).map(Num::to_f64))
+        }
+        _ => with_declared_fills::<f64, _>(k, &placed, |ev| ev.fill(&placed)),
+    }
 }
 
 /// Whether every argument of every call with a declared `iterate(..)` formula has a fill
 /// value (the formula defines the value outside its region as the function of those).
 pub fn iterate_args_have_fills(k: &Kernel) -> bool {
-    let tensors: Vec<Option<Stored>> = k
-        .params
-        .iter()
-        .map(|p| {
-            p.format().map(|f| Stored {
-                shape: vec![0; f.order()],
-                fill: p.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
-                ..Stored::default()
-            })
-        })
-        .collect();
-    let scalars = vec![1.0; k.params.len()];
-    let sizes = vec![0; k.n_vars()];
     let placed = place(k);
-    let mut ev = Eval::<f64> {
-        k,
-        tensors: tensors
-            .iter()
-            .map(|t| t.as_ref().map(DenseIn::new))
-            .collect(),
-        scalars: &scalars,
-        scalar_mags: &[],
-        sizes: &sizes,
-        fills: HashMap::new(),
-        inconsistent: Cell::new(0),
-        decided: Default::default(),
-    };
-    ev.compute_fills(&placed);
-    let mut ok = true;
-    fn walk(p: &Placed, ev: &Eval<'_, f64>, ok: &mut bool) {
-        if let Placed::Call(f, args) = p {
-            if f.iterate(&vec![false; args.len()]).is_some() {
-                *ok &= args.iter().all(|a| ev.fill(a).is_some());
-            }
-        }
-        match p {
-            Placed::Neg(b) | Placed::Sum(_, b) | Placed::Reduce(_, _, b) => walk(b, ev, ok),
-            Placed::Bin(_, l, r) => {
-                walk(l, ev, ok);
-                walk(r, ev, ok);
-            }
-            Placed::Call(_, args) => args.iter().for_each(|a| walk(a, ev, ok)),
-            _ => {}
+    with_declared_fills::<f64, _>(k, &placed, |ev| {
+        let mut ok = true;
+        iterate_fills(&placed, ev, &mut ok);
+        ok
+    })
+}
+
+/// Clears `ok` where a call with a declared formula has an argument without a fill value.
+fn iterate_fills(p: &Placed, ev: &Eval<'_, f64>, ok: &mut bool) {
+    if let Placed::Call(f, args) = p {
+        if f.iterate(&vec![false; args.len()]).is_some() {
+            *ok &= args.iter().all(|a| ev.fill(a).is_some());
         }
     }
-    walk(&placed, &ev, &mut ok);
-    ok
+    match p {
+        Placed::Neg(b) | Placed::Sum(_, b) | Placed::Reduce(_, _, b) => iterate_fills(b, ev, ok),
+        Placed::Bin(_, l, r) => {
+            iterate_fills(l, ev, ok);
+            iterate_fills(r, ev, ok);
+        }
+        Placed::Call(_, args) => args.iter().for_each(|a| iterate_fills(a, ev, ok)),
+        _ => {}
+    }
 }
 
 /// The identity of a function at argument `pos`, as the runtime documents it (only used to
@@ -925,40 +868,13 @@ fn identity_of(f: Func, pos: usize) -> Option<Fill> {
 /// ones, `-0`), so that the output may declare it: the compiler refuses a declared fill value
 /// it can only compute at run time.
 pub fn fill_plainly_constant(k: &Kernel) -> bool {
-    let tensors: Vec<Option<Stored>> = k
-        .params
-        .iter()
-        .map(|p| {
-            p.format().map(|f| Stored {
-                shape: vec![0; f.order()],
-                fill: p.fill.as_ref().map_or(0.0, |f| f.value.value(k.vt)),
-                ..Stored::default()
-            })
-        })
-        .collect();
-    let scalars = vec![1.0; k.params.len()];
-    let sizes = vec![0; k.n_vars()];
     let placed = place(k);
-    let mut ev = Eval::<f64> {
-        k,
-        tensors: tensors
-            .iter()
-            .map(|t| t.as_ref().map(DenseIn::new))
-            .collect(),
-        scalars: &scalars,
-        scalar_mags: &[],
-        sizes: &sizes,
-        fills: HashMap::new(),
-        inconsistent: Cell::new(0),
-        decided: Default::default(),
-    };
-    ev.compute_fills(&placed);
-    ev.decided(&placed)
+    with_declared_fills::<f64, _>(k, &placed, |ev| ev.decided(&placed))
 }
 
 /// The fill values of `p`, a right side placed for `k` (hidden sums or not), under the
 /// declared fill values, without data; `f` asks what it needs of them.
-fn with_declared_fills<R>(k: &Kernel, p: &Placed, f: impl FnOnce(&Eval<'_, f64>) -> R) -> R {
+fn with_declared_fills<T: Num, R>(k: &Kernel, p: &Placed, f: impl FnOnce(&Eval<'_, T>) -> R) -> R {
     let tensors: Vec<Option<Stored>> = k
         .params
         .iter()
@@ -972,7 +888,7 @@ fn with_declared_fills<R>(k: &Kernel, p: &Placed, f: impl FnOnce(&Eval<'_, f64>)
         .collect();
     let scalars = vec![1.0; k.params.len()];
     let sizes = vec![0; k.n_vars()];
-    let mut ev = Eval::<f64> {
+    let mut ev = Eval::<T> {
         k,
         tensors: tensors
             .iter()
@@ -993,7 +909,7 @@ fn with_declared_fills<R>(k: &Kernel, p: &Placed, f: impl FnOnce(&Eval<'_, f64>)
 /// "The oracle"): its fill value is NONE (present everywhere: its nest visits every point) or
 /// decided to be 0 (it contributes nothing outside its own loops).
 pub fn zero_outside(k: &Kernel, p: &Placed) -> bool {
-    with_declared_fills(k, p, |ev| match ev.fill(p) {
+    with_declared_fills::<f64, _>(k, p, |ev| match ev.fill(p) {
         None => true,
         Some(f) => f == 0.0 && ev.decided(p),
     })
