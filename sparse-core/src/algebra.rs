@@ -64,6 +64,23 @@ impl Constant {
         matches!(self, Constant::Number { value, .. } if *value == 0.0)
     }
 
+    /// The negation of a number, which is exact (`None` for an infinity: `-i64::MIN`
+    /// overflows).
+    pub fn negated(&self) -> Option<Constant> {
+        match self {
+            Constant::Number {
+                lit,
+                negative,
+                value,
+            } => Some(Constant::Number {
+                lit: lit.clone(),
+                negative: !negative,
+                value: -value,
+            }),
+            Constant::Infinity { .. } => None,
+        }
+    }
+
     /// Equality by value (`0 == 0.0 == -0`, `inf == inf`).
     pub fn same(&self, other: &Constant) -> bool {
         match (self, other) {
@@ -141,6 +158,19 @@ pub enum Region {
 }
 
 impl Region {
+    /// Whether the formula holds for some presence of the arguments marked `maybe` (present
+    /// or not), the others as in `present`.
+    pub fn may_hold(&self, present: &[bool], maybe: &[bool]) -> bool {
+        let open: Vec<usize> = (0..present.len()).filter(|&n| maybe[n]).collect();
+        (0..1usize << open.len()).any(|choice| {
+            let mut at = present.to_vec();
+            for (bit, &n) in open.iter().enumerate() {
+                at[n] = choice & (1 << bit) != 0;
+            }
+            self.holds(&at)
+        })
+    }
+
     /// The formula's value for the arguments' presence.
     pub fn holds(&self, present: &[bool]) -> bool {
         match self {
@@ -920,15 +950,10 @@ pub fn fill_of(kernel: &Kernel, e: &Expr) -> Option<Expr> {
         // A number's negation is exact; an infinity's is not (`-i64::MIN` overflows).
         Expr::Neg(inner) => fill_of(kernel, inner).map(|f| match f {
             Expr::Const(c) if c.is_zero() => Expr::Const(c),
-            Expr::Const(Constant::Number {
-                lit,
-                negative,
-                value,
-            }) => Expr::Const(Constant::Number {
-                lit,
-                negative: !negative,
-                value: -value,
-            }),
+            Expr::Const(c) => match c.negated() {
+                Some(n) => Expr::Const(n),
+                None => Expr::Neg(Box::new(Expr::Const(c))),
+            },
             f => Expr::Neg(Box::new(f)),
         }),
         Expr::Binary(..) | Expr::Call(..) => {
@@ -996,21 +1021,9 @@ fn fold_constants(kernel: &Kernel, node: &Expr, f: &Function, fills: Vec<Expr>) 
         }
         // `0 - b` is `-b`, exact for a number (lattice points simplify `0 - x` to `-x`, whose
         // fill must be decided alike).
-        if let (
-            Expr::Binary(BinOp::Sub, ..),
-            Constant::Number {
-                lit,
-                negative,
-                value,
-            },
-        ) = (node, b)
-        {
-            if a.is_zero() {
-                return Expr::Const(Constant::Number {
-                    lit: lit.clone(),
-                    negative: !negative,
-                    value: -value,
-                });
+        if matches!(node, Expr::Binary(BinOp::Sub, ..)) && a.is_zero() {
+            if let Some(n) = b.negated() {
+                return Expr::Const(n);
             }
         }
     }

@@ -298,14 +298,8 @@ fn apply(expr: &Expr, kernel: &Kernel, info: &impl LevelInfo) -> MergeLattice {
         }
         // A point produces where the region can hold, over either presence of the arguments
         // that loops below decide (`x & !m(l)` at `i` may hold wherever `x` is present).
-        let maybe: Vec<usize> = (0..n).filter(|&i| chosen[i].maybe).collect();
-        let produces = (0..1usize << maybe.len()).any(|mask| {
-            let mut present = present.clone();
-            for (bit, &i) in maybe.iter().enumerate() {
-                present[i] = mask & (1 << bit) != 0;
-            }
-            region.holds(&present)
-        });
+        let maybe: Vec<bool> = chosen.iter().map(|o| o.maybe).collect();
+        let produces = region.may_hold(&present, &maybe);
         let merged = simplify(rebuild(
             expr,
             chosen.iter().map(|o| o.merged.clone()).collect(),

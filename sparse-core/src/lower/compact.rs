@@ -198,12 +198,7 @@ impl Lowerer<'_> {
                 // The region may hold if it holds for some choice among the arguments that
                 // may be present (`x & !m` with `m` located: where `m` is not found).
                 let may: Vec<bool> = args.iter().map(|a| present(a)).collect();
-                (0..1usize << may.len()).any(|choice| {
-                    let flags: Vec<bool> = (0..may.len())
-                        .map(|n| may[n] && choice & (1 << n) != 0)
-                        .collect();
-                    region.holds(&flags)
-                })
+                region.may_hold(&vec![false; may.len()], &may)
             }
         }
     }
