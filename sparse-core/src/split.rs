@@ -44,7 +44,7 @@ pub fn parts_after(kernel: &Kernel, outer: &[VarId], diags: &mut Diagnostics) ->
         }]);
     }
     let mut terms: Vec<Expr> = if kernel.output_in_place() {
-        additive_terms(kernel.rhs.clone())
+        additive_terms(kernel, kernel.rhs.clone())
     } else {
         Vec::new()
     };
@@ -123,10 +123,16 @@ fn part(kernel: &Kernel, rhs: Expr, order: Vec<VarId>, first: bool) -> Part {
 /// lets `(A(i,j) + B(i,j)) * x(j)` walk `A` and `B` in different orders, and a `Dia` operand
 /// (summed over its diagonals inside the product) run its diagonals outermost. A sum inside a
 /// factor moves to the product's root: `(Σ_R a) * b = Σ_R a * b`, since the summation rule
-/// places a variable's sum around all of its uses, so `b` does not use `R`. Quotients are not
-/// distributed (integer division is not linear).
-fn additive_terms(e: Expr) -> Vec<Expr> {
-    terms(e).into_iter().map(Term::expr).collect()
+/// places a variable's sum around all of its uses, so `b` does not use `R`; except a sum
+/// that covers its dimensions (its body's fill is not decided to be 0), which stays a factor:
+/// over an empty dimension it is 0 *and present*, so the product is present wherever `b` is,
+/// while `Σ_R a * b` would be absent there. Quotients are not distributed (integer division
+/// is not linear).
+fn additive_terms(kernel: &Kernel, e: Expr) -> Vec<Expr> {
+    terms(kernel, e, false)
+        .into_iter()
+        .map(Term::expr)
+        .collect()
 }
 
 /// One additive term: `±Σ_vars body`.
@@ -157,30 +163,39 @@ impl Term {
     }
 }
 
-fn terms(e: Expr) -> Vec<Term> {
+/// The terms of `e`, a factor of a product if `in_product`.
+fn terms(kernel: &Kernel, e: Expr, in_product: bool) -> Vec<Term> {
+    let covering = |e: &Expr| crate::algebra::fill_of(kernel, e).is_none();
     match e {
         Expr::Binary(BinOp::Add, l, r) => {
-            let mut t = terms(*l);
-            t.extend(terms(*r));
+            let mut t = terms(kernel, *l, in_product);
+            t.extend(terms(kernel, *r, in_product));
             t
         }
         Expr::Binary(BinOp::Sub, l, r) => {
-            let mut t = terms(*l);
-            t.extend(terms(*r).into_iter().map(Term::negate));
+            let mut t = terms(kernel, *l, in_product);
+            t.extend(terms(kernel, *r, in_product).into_iter().map(Term::negate));
             t
         }
-        Expr::Neg(inner) => terms(*inner).into_iter().map(Term::negate).collect(),
-        Expr::Sum(vars, body) => terms(*body)
+        Expr::Neg(inner) => terms(kernel, *inner, in_product)
             .into_iter()
-            .map(|mut t| {
-                t.vars.splice(0..0, vars.iter().copied());
-                t
-            })
+            .map(Term::negate)
             .collect(),
+        Expr::Sum(vars, body)
+            if !(in_product && covering(&Expr::Sum(vars.clone(), body.clone()))) =>
+        {
+            terms(kernel, *body, in_product)
+                .into_iter()
+                .map(|mut t| {
+                    t.vars.splice(0..0, vars.iter().copied());
+                    t
+                })
+                .collect()
+        }
         Expr::Binary(BinOp::Mul, l, r) => {
-            let right = terms(*r);
+            let right = terms(kernel, *r, true);
             let mut product = Vec::new();
-            for a in terms(*l) {
+            for a in terms(kernel, *l, true) {
                 for b in &right {
                     product.push(Term {
                         negated: a.negated != b.negated,

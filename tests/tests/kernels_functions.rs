@@ -1356,3 +1356,46 @@ fn comparisons_of_unsigned_infinities_are_not_folded() {
         assert_eq!(logical(&c).get(&[i]), *w, "at {i}");
     }
 }
+
+sparse_kernel! {
+    /// `x` where `m` is not stored: a structural complemented mask.
+    #[function(iterate(x & !m))]
+    fn unless_f64(x: f64, m: f64) -> f64 {
+        if m != 0.0 { 0.0 } else { x }
+    }
+
+    /// Sweep kernel 3212759: at the outer loop `i`, the mask `g(j, i)` of a
+    /// `(Compressed, Dense)` `g` has reached its last level (located once `j` is known) but
+    /// not its first, so its presence is still open there. It was taken as decided, which made
+    /// the outer loop's only point an omitter: the kernel computed nothing.
+    fn masked_out_of_order(y: &mut Tensor<f64, (Dense, Dense)>, a: &HashMat<f64, u64>, f: &Csc<f64, u64>, g: &Tensor<f64, (Compressed<u32>, Dense)>) {
+        y(j, i) = unless_f64(a(j, i) * f(j, i), g(j, i))
+    }
+}
+
+#[test]
+fn a_mask_whose_last_level_is_reached_first() {
+    let shape = [6, 5];
+    sweep(|density, seed| {
+        let ae = float_entries(&shape, 1.0, case_seed(seed, &shape, 110));
+        let fe = float_entries(&shape, 1.0, case_seed(seed, &shape, 111));
+        let ge = float_entries(&shape, density, case_seed(seed, &shape, 112));
+        let a: HashMat<f64, u64> = build(&shape, &ae);
+        let f: Csc<f64, u64> = build(&shape, &fe);
+        let g: Tensor<f64, (Compressed<u32>, Dense)> = build(&shape, &ge);
+        let mut y: Tensor<f64, (Dense, Dense)> = build(&shape, &[]);
+        masked_out_of_order(&mut y, &a, &f, &g).unwrap();
+        let (ad, fd) = (logical(&a), logical(&f));
+        let g_rows: Vec<usize> = ge.iter().map(|(c, _)| c[0]).collect();
+        for c in coordinates(&shape) {
+            // `g` stores every column of a row it stores (its second level is dense): the
+            // declared region masks them all, the padding's zeros included.
+            let masked = g_rows.contains(&c[0]);
+            let want = if masked { 0.0 } else { ad.get(&c) * fd.get(&c) };
+            assert!(
+                close(logical(&y).get(&c), want, 1e-12),
+                "{density} {seed} at {c:?}"
+            );
+        }
+    });
+}

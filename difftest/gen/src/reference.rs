@@ -915,6 +915,12 @@ pub fn zero_outside(k: &Kernel, p: &Placed) -> bool {
     })
 }
 
+/// Whether sum `p` covers its dimensions (its fill value is NONE: its body's fill is not
+/// decided to be the identity), so that it is present over an empty dimension.
+pub fn covers(k: &Kernel, p: &Placed) -> bool {
+    with_declared_fills::<f64, _>(k, p, |ev| ev.fill(p).is_none())
+}
+
 /// The calls of a function with a declared `iterate(..)` region that can never hold, since
 /// the arguments it needs absent are stored everywhere (TESTING.md, "The oracle"), by
 /// function name, for every statement of `k`.

@@ -586,26 +586,33 @@ pub struct Term<'a> {
 /// Splits a placed right side into additive terms: through `+`, `-`, unary minus and root
 /// sums (merging nested root sums), and through products, distributed over the terms of their
 /// factors (`(a + b) * c` is `a * c + b * c`; a sum inside a factor moves to the product's
-/// root). Quotients are not distributed.
-pub fn terms(p: &Placed) -> Vec<Term<'_>> {
+/// root, unless it covers its dimensions: then it stays a factor, as in the compiler, since
+/// over an empty dimension it is present). Quotients are not distributed.
+pub fn terms<'p>(k: &Kernel, p: &'p Placed) -> Vec<Term<'p>> {
+    terms_in(k, p, false)
+}
+
+fn terms_in<'p>(k: &Kernel, p: &'p Placed, in_product: bool) -> Vec<Term<'p>> {
     match p {
         Placed::Bin(Op::Add | Op::Sub, l, r) => {
-            let mut t = terms(l);
-            t.extend(terms(r));
+            let mut t = terms_in(k, l, in_product);
+            t.extend(terms_in(k, r, in_product));
             t
         }
-        Placed::Neg(b) => terms(b),
-        Placed::Sum(vs, b) => terms(b)
-            .into_iter()
-            .map(|mut t| {
-                t.root.extend(vs.iter().copied());
-                t
-            })
-            .collect(),
+        Placed::Neg(b) => terms_in(k, b, in_product),
+        Placed::Sum(vs, b) if !(in_product && crate::reference::covers(k, p)) => {
+            terms_in(k, b, in_product)
+                .into_iter()
+                .map(|mut t| {
+                    t.root.extend(vs.iter().copied());
+                    t
+                })
+                .collect()
+        }
         Placed::Bin(Op::Mul, l, r) => {
-            let right = terms(r);
+            let right = terms_in(k, r, true);
             let mut product = Vec::new();
-            for a in terms(l) {
+            for a in terms_in(k, l, true) {
                 for b in &right {
                     product.push(Term {
                         root: a.root.union(&b.root).copied().collect(),
@@ -643,7 +650,7 @@ pub fn has_loop_order_with(k: &Kernel, shared_output_order: bool) -> bool {
     let (k, hidden) = &with_hidden_vars(k);
     let placed = place_with_hidden(k, hidden);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    let terms = terms(&placed);
+    let terms = terms(k, &placed);
     if !splits(k, &terms) {
         return whole_constraints(k, &placed, &out).satisfiable();
     }
@@ -836,7 +843,7 @@ pub fn workspace_levels(k: &Kernel) -> Vec<usize> {
     let (k, hidden) = &with_hidden_vars(k);
     let placed = place_with_hidden(k, hidden);
     let out: BTreeSet<usize> = k.out_vars.iter().copied().collect();
-    let terms = terms(&placed);
+    let terms = terms(k, &placed);
     let split = splits(k, &terms);
     (0..storage.len())
         .filter(|&m| {

@@ -973,8 +973,12 @@ impl LevelInfo for LoopLevels<'_> {
     }
 
     fn settled(&self, a: AccessId) -> bool {
+        // Every level is resolved, or this loop's is the last and all above it are: a last
+        // level reached before its parents (a dense level located once they are, `g(j, i)`
+        // of a `(Compressed, Dense)` `g` at `i` outside `j`) still waits on them.
         let order = self.kernel.format_of(a).order();
-        self.resolved[a] == order || self.level_of(a) == Some(order - 1)
+        self.resolved[a] == order
+            || (self.level_of(a) == Some(order - 1) && self.resolved[a] == order - 1)
     }
 
     fn iterates_positions(&self, it: Iter) -> bool {
