@@ -158,6 +158,8 @@ pub struct Case<'a> {
     /// Per output parameter, its stale contents.
     old: Vec<Option<data::Entries>>,
     result: Option<Result<(), String>>,
+    /// What the same call returned when run serially (the call itself runs in parallel).
+    serial: Option<Result<(), String>>,
     /// Per output parameter, its contents after the call (`None` if it could not be read).
     got: Vec<Option<data::Entries>>,
     /// Per tensor output, its stale fill value.
@@ -337,6 +339,7 @@ impl<'a> Case<'a> {
             stored: vec![None; kernel.params.len()],
             old: vec![None; kernel.params.len()],
             result: None,
+            serial: None,
             got: vec![None; kernel.params.len()],
             old_fill: vec![0.0; kernel.params.len()],
             got_fill: vec![None; kernel.params.len()],
@@ -521,6 +524,50 @@ impl<'a> Case<'a> {
     /// Records what the call returned.
     pub fn returned(&mut self, r: Result<(), Error>) {
         self.result = Some(r.map_err(|e| e.to_string()));
+    }
+
+    /// Records what the serial run of the call returned.
+    pub fn serial_returned(&mut self, r: Result<(), Error>) {
+        self.serial = Some(r.map_err(|e| e.to_string()));
+    }
+
+    /// Checks that tensor output `p` of the parallel call (`parallel`) holds what the serial
+    /// run computed, bit for bit: a row is computed by the same operations in the same order
+    /// whichever thread runs it.
+    pub fn same_as_serial<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+        &mut self,
+        p: usize,
+        serial: &Tensor<V, L, O>,
+        parallel: &Tensor<V, L, O>,
+    ) {
+        let bits = |t: &Tensor<V, L, O>| {
+            let entries = as_f64(t.entries());
+            let entries: Vec<(Vec<usize>, u64)> =
+                entries.into_iter().map(|(c, v)| (c, v.to_bits())).collect();
+            (entries, t.fill().to_f64().to_bits())
+        };
+        let (s, q) = (bits(serial), bits(parallel));
+        if s != q || self.serial != self.result {
+            let name = &self.kernel.params[p].name;
+            let d = format!(
+                "the parallel call differs from the serial one in `{name}`: serial returned {:?} with {:?} (fill bits {:x}), parallel {:?} with {:?} (fill bits {:x})",
+                self.serial, s.0, s.1, self.result, q.0, q.1
+            );
+            self.fail(Class::Wrong, d);
+        }
+    }
+
+    /// [`Case::same_as_serial`] for scalar output `p`.
+    pub fn same_scalar_as_serial<V: TestValue>(&mut self, p: usize, serial: V, parallel: V) {
+        let (s, q) = (serial.to_f64().to_bits(), parallel.to_f64().to_bits());
+        if s != q || self.serial != self.result {
+            let name = &self.kernel.params[p].name;
+            let d = format!(
+                "the parallel call differs from the serial one in `{name}`: serial returned {:?} with {}, parallel {:?} with {}",
+                self.serial, f64::from_bits(s), self.result, f64::from_bits(q)
+            );
+            self.fail(Class::Wrong, d);
+        }
     }
 
     /// Records tensor output `p` after the call.
@@ -750,6 +797,20 @@ fn install_hook() {
             }
         }));
     });
+}
+
+/// Runs `f` in a pool of three threads, with parallel loops split at every row
+/// (`sparse_runtime::parallel::with_min_rows(1, ..)`), so that small kernels run their rows
+/// on several threads too.
+pub fn in_parallel<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    let pool = POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("a pool of three threads")
+    });
+    pool.install(|| sparse_runtime::parallel::with_min_rows(1, f))
 }
 
 /// Runs `f`, turning a panic into `Err(message with location)`.

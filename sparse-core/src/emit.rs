@@ -123,6 +123,11 @@ pub fn kernel_fn_as(
     // `pos_bounds`); a sparse output is appended through its assembly guard only in coordinate
     // order and finalized before `finish`, which keeps its invariants, and any early return
     // (`?`) or unwinding drops the guard, which leaves it the valid empty tensor of its shape.
+    // Inside a parallel loop over a dense output's rows (`parallel_rows`, which splits the
+    // values into exactly `dim` rows of equal length or returns `Err`), a position located
+    // under the row's coordinate `i` lies in `[i * len, (i + 1) * len)` (dense levels'
+    // positions are row-major, `crate::parallel`), so `p - row_base` indexes the row's slice
+    // in range.
     let body = quote! {
         unsafe {
             #bindings
@@ -814,6 +819,23 @@ impl Emitter<'_> {
             Stmt::Exit(n) => {
                 let label = reduce_label(*n);
                 quote! { break #label; }
+            }
+            Stmt::Rows(v, t, rows, body) => {
+                // The closure's second parameter shadows the output's values with the row's
+                // (`crate::parallel`): the body indexes them from `row_base`.
+                let (v, vals) = (self.local(*v), self.local(Local::Vals(*t)));
+                let rows = self.expr(rows, 0);
+                let body = self.block(body);
+                quote! {
+                    ::sparse_runtime::__private::parallel_rows(
+                        #vals,
+                        #rows,
+                        |#v, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                            #body
+                            ::core::result::Result::Ok(())
+                        },
+                    )?;
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ pub mod limits;
 pub mod lower;
 pub mod names;
 pub mod notation;
+pub mod parallel;
 pub mod schedule;
 pub mod sequence;
 pub mod signature;
@@ -243,7 +244,10 @@ pub fn compile_with(
             }
             Some(body)
         };
-        let body = lower_all(false, &mut diags)?;
+        let mut body = lower_all(false, &mut diags)?;
+        if schedule.serial.is_none() {
+            body = parallel::rows(&kernel, body);
+        }
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
                 let values = lower_all(true, &mut diags)?;

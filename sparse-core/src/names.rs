@@ -102,6 +102,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Key => "key".into(),
         Local::Stride(k) => format!("stride{k}"),
         Local::Group(k) => format!("group{k}"),
+        Local::RowBase => "row_base".into(),
     }
 }
 

@@ -14,6 +14,8 @@
 //!   parameters, which computes only the values into an output the kernel assembled, for
 //!   operands with the same patterns (their values may change); any other output is an
 //!   `Err`.
+//! - `parallel(never)`: keep the kernel serial. Without it, an outer loop over the first
+//!   level of a dense output runs its rows in parallel (`crate::parallel`).
 
 use crate::diagnostic::Diagnostics;
 use crate::names::same;
@@ -39,6 +41,8 @@ pub struct Schedule {
     /// `convert(never)`: no operand is converted, nor the whole output computed through a
     /// workspace, to get a loop order (the directive's span).
     pub no_conversion: Option<Span>,
+    /// `parallel(never)`: every loop runs serially (the directive's span).
+    pub serial: Option<Span>,
 }
 
 /// `workspace(v[, kind])`.
@@ -84,7 +88,7 @@ pub fn read(attrs: &[syn::Attribute], diags: &mut Diagnostics) -> Schedule {
     schedule
 }
 
-const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), `compute(name)` (a compute-only variant named `name`) and `convert(never)` (no implicit conversion)";
+const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), `compute(name)` (a compute-only variant named `name`), `convert(never)` (no implicit conversion) and `parallel(never)` (a serial kernel)";
 
 fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Diagnostics) {
     let syn::Meta::List(list) = directive else {
@@ -101,6 +105,10 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
     }
     if list.path.is_ident("convert") {
         read_convert(list, schedule, diags);
+        return;
+    }
+    if list.path.is_ident("parallel") {
+        read_parallel(list, schedule, diags);
         return;
     }
     if !list.path.is_ident("workspace") {
@@ -156,6 +164,19 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
 }
 
 /// `convert(never)`.
+fn read_parallel(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let never = list.parse_args::<Ident>().is_ok_and(|arg| arg == "never");
+    if !never {
+        diags.error_help(
+            list.span(),
+            "the `parallel` directive is `parallel(never)`",
+            "write `parallel(never)` to keep every loop of the kernel serial",
+        );
+        return;
+    }
+    set_once(&mut schedule.serial, list.span(), list, "parallel", diags);
+}
+
 fn read_convert(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
     let never = list.parse_args::<Ident>().is_ok_and(|arg| arg == "never");
     if !never {

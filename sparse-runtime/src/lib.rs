@@ -127,6 +127,7 @@ mod iter;
 mod level;
 mod levels;
 mod mode_order;
+pub mod parallel;
 mod reorder;
 mod structured;
 mod tensor;
@@ -448,6 +449,7 @@ pub mod __private {
     pub use crate::block::{append_fill_block, append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::error::fill_mismatch;
+    pub use crate::parallel::rows as parallel_rows;
     pub use crate::reorder::Reordered;
     pub use crate::update::Update;
     pub use crate::value::Literal;

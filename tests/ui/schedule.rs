@@ -7,8 +7,18 @@ sparse_kernel! {
         c(i, k) = a(i, j) * b(j, k)
     }
     // Not a directive.
-    #[schedule(parallel(i))]
+    #[schedule(vectorize(i))]
     pub fn unknown_directive(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // `parallel` takes only `never`: which loops run in parallel is the compiler's choice.
+    #[schedule(parallel(i))]
+    pub fn parallel_loop(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, k) = a(i, j) * b(j, k)
+    }
+    // Twice.
+    #[schedule(parallel(never), parallel(never))]
+    pub fn parallel_twice(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) = a(i, j) * b(j, k)
     }
     // Not a workspace kind.

@@ -24,6 +24,8 @@ fn borrow(k: &Kernel, p: usize, local: &str, output: bool) -> String {
 /// function that builds its operands. `krate` is the path of this crate (`::sparse_difftest`).
 pub fn kernel_module(k: &Kernel, krate: &str) -> String {
     let mut args = Vec::new();
+    // The same call on copies of the outputs, run serially.
+    let mut serial_args = Vec::new();
     let mut lets = Vec::new();
     let mut outputs = Vec::new();
     let mut finish = Vec::new();
@@ -38,27 +40,38 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
                 };
                 lets.push(format!("let {local}: {} = {build};", f.rust_type(v)));
                 args.push(borrow(k, p, &local, false));
+                serial_args.push(borrow(k, p, &local, false));
             }
             ParamKind::ScalarIn => {
                 lets.push(format!("let {local}: {v} = c.scalar({p});"));
-                args.push(local);
+                args.push(local.clone());
+                serial_args.push(local);
             }
             ParamKind::Index => {
                 lets.push(format!("let {local}: usize = c.index({p});"));
-                args.push(local);
+                args.push(local.clone());
+                serial_args.push(local);
             }
             ParamKind::Output(f) => {
                 outputs.push(format!(
                     "let mut {local}: {} = c.output({p})?;",
                     f.rust_type(v)
                 ));
+                outputs.push(format!("let mut {local}_serial = {local}.clone();"));
                 args.push(borrow(k, p, &local, true));
+                serial_args.push(borrow(k, p, &format!("{local}_serial"), true));
                 finish.push(format!("c.read_tensor({p}, &{local});"));
+                finish.push(format!("c.same_as_serial({p}, &{local}_serial, &{local});"));
             }
             ParamKind::ScalarOut => {
                 outputs.push(format!("let mut {local}: {v} = c.scalar_output({p});"));
+                outputs.push(format!("let mut {local}_serial = {local};"));
                 args.push(format!("&mut {local}"));
+                serial_args.push(format!("&mut {local}_serial"));
                 finish.push(format!("c.read_scalar({p}, {local});"));
+                finish.push(format!(
+                    "c.same_scalar_as_serial({p}, {local}_serial, {local});"
+                ));
             }
         }
     }
@@ -75,8 +88,10 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
 
     pub fn call(c: &mut Case<'_>) -> Result<(), Stop> {{
         {lets}
-        let r = {fname}({args});
+        let serial = ::sparse_runtime::parallel::with_min_rows(usize::MAX, || {fname}({serial_args}));
+        let r = {krate}::in_parallel(|| {fname}({args}));
         c.returned(r);
+        c.serial_returned(serial);
         {finish}
         Ok(())
     }}
@@ -86,6 +101,7 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
         fname = k.fn_name(),
         lets = lets.join("\n        "),
         args = args.join(", "),
+        serial_args = serial_args.join(", "),
         finish = finish.join("\n        "),
     )
 }

@@ -28,7 +28,7 @@
 //! | an alias, re-export or look-alike of a format | rustc's `mismatched types` at the parameter: a format is read from its name, and rustc checks that the name is the runtime type |
 //! | an output that cannot be assembled | `` output format `Tensor<f64, (Dense, Singleton)>` cannot be assembled: its `Singleton` level (level 1) appends in lockstep with its parent, ... `` |
 //! | no loop order | `` no loop order traverses `b` (Csr<f64>) in its storage order: ... ``, with the format or operand to use instead ([`loop_orders`](super::loop_orders#what-is-refused)) |
-//! | a schedule that cannot be honoured | `` unknown schedule directive `parallel` ``, `` no loop nest of `f` can run its loops in the order `i`, `k`, `j` ``, ... ([`schedules`](super::schedules)) |
+//! | a schedule that cannot be honoured | `` unknown schedule directive `vectorize` ``, `` no loop nest of `f` can run its loops in the order `i`, `k`, `j` ``, ... ([`schedules`](super::schedules)) |
 //! | size limits | bodies of more than 1024 tokens, nesting deeper than 64, more than 256 parameters or 64 functions in one block |
 //!
 //! ```compile_fail

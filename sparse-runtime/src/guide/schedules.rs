@@ -12,6 +12,7 @@
 //! | `workspace(v)`, `workspace(v, dense)`, `workspace(v, hash)` | the sparse output's levels from the one storing `v` down are computed in a workspace; the levels above it are appended by the outer loops |
 //! | `compute(name)` | also emit `name`, a compute-only variant that writes only the values into an output this kernel assembled |
 //! | `convert(never)` | forbid implicit conversions of operands: the compile error names the conversion to make before the call |
+//! | `parallel(never)` | keep every loop serial (by default the rows of a dense output run in parallel: [below](#parallel-loops-and-parallelnever)) |
 //!
 //! # `order`
 //!
@@ -182,5 +183,45 @@
 //! let mut a = Csr::new(&[2, 2])?;
 //! plus_transpose(&mut a, &b, &c)?;
 //! assert_eq!(a.entries(), vec![(vec![0, 1], 1.0), (vec![1, 0], 1.0)]);
+//! # Ok::<(), sparse_runtime::Error>(())
+//! ```
+//!
+//! # Parallel loops, and `parallel(never)`
+//!
+//! With the runtime's cargo feature `parallel` (on by default), a kernel whose output is
+//! dense runs the rows of that output in parallel wherever a loop nest's outermost loop
+//! runs over the output's first storage level and each of its iterations writes only its
+//! own row: SpMV, SpMM, TTV and the like into `Dense1`/`Dense2`/`Dense3` outputs, the
+//! residual, each nest of a split statement. The rows go to [rayon](https://docs.rs/rayon)
+//! in the pool the kernel is called from (the global one, or the pool of a caller's
+//! `ThreadPool::install`, so `num_threads(1)` keeps a call on one thread). Each row is
+//! computed by the same operations in the same order as in the serial loop, so the result
+//! is the same bit for bit with any number of threads, floating-point sums included: there
+//! is no separate deterministic mode because none is needed. A kernel with fewer rows than
+//! one task takes ([`min_rows`](crate::parallel::min_rows)) runs as the plain loop.
+//!
+//! Kept serial today: sparse outputs, scalar outputs (a dot product), loop nests whose
+//! outermost loop iterates a sparse level, workspaces and scratch arrays. `--ir` of the
+//! `sparse-kernel` CLI prints a parallel loop as `parallel for i in 0..dim_i`.
+//!
+//! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
+//! from inside another parallel loop, say); building the runtime with
+//! `default-features = false` keeps every kernel serial.
+//!
+//! ```
+//! use sparse_runtime::prelude::*;
+//!
+//! sparse_kernel! {
+//!     #[schedule(parallel(never))]
+//!     fn spmv_serial(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+//!         y(i) = a(i, j) * x(j)
+//!     }
+//! }
+//!
+//! let a = Csr::<f64>::from_entries(&[2, 2], [([0, 1], 2.0), ([1, 0], 3.0)])?;
+//! let x = Dense1::from_vec(vec![1.0, 10.0]);
+//! let mut y = Dense1::<f64>::new(&[2])?;
+//! spmv_serial(&mut y, &a, &x)?;
+//! assert_eq!(y.as_slice(), &[20.0, 3.0]);
 //! # Ok::<(), sparse_runtime::Error>(())
 //! ```

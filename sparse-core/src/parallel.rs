@@ -1,0 +1,237 @@
+//! Parallel rows of a dense output: the outermost loop of a nest that runs over the first
+//! storage level of an all-dense output (`for i in 0..dim_i`) becomes a [`Stmt::Rows`], which
+//! the runtime's `parallel_rows` runs in parallel, handing each iteration the output's row
+//! of `i` as its own `&mut` slice.
+//!
+//! Why this is sound and gives the serial result, bit for bit:
+//! - **Disjoint writes.** Below coordinate `i` of a dense first level, every position of a
+//!   dense output lies in `[i * len, (i + 1) * len)`, `len` being the product of the sizes of
+//!   the levels below (a `Dense` level's position is its parent's times its size plus its
+//!   coordinate). So an iteration that reaches the output only through positions it located
+//!   under `i` writes only its row; the positions are rewritten as offsets from the row's
+//!   first position ([`Local::RowBase`]) into the row slice.
+//! - **Nothing else shared is written.** An iteration may assign only the output's values
+//!   and locals it binds itself, and read, besides its own locals, only dimensions, level
+//!   structs, value arrays and parameters (all read-only). A scratch array, workspace,
+//!   assembly guard, scalar output or any other statement with an effect keeps the loop
+//!   serial. rustc checks this again: the row closure is `Fn + Sync`.
+//! - **The same arithmetic.** Each row is computed by the same statements in the same order
+//!   as in the serial loop; only which thread runs it changes.
+//!
+//! A zero-fill of the output right before such a loop moves into it (each row fills itself),
+//! so it is parallel too. `#[schedule(parallel(never))]` keeps a kernel serial.
+
+use crate::ir::{self, Expr, Local, Op, Stmt};
+use crate::notation::{Kernel, TensorId, VarId};
+use std::collections::HashSet;
+
+/// The kernel's body with every outer loop over its dense output's first level that can run
+/// in parallel made a [`Stmt::Rows`].
+pub fn rows(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
+    match row_output(kernel) {
+        Some((t, v)) => rows_in(body, t, v),
+        None => body,
+    }
+}
+
+/// The output tensor and the index variable of its first level, if the output is a dense
+/// tensor (not a scalar).
+fn row_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
+    let a = kernel.output_access()?;
+    let format = kernel.format_of(a);
+    if !format.is_all_dense() || format.order() == 0 {
+        return None;
+    }
+    Some((
+        kernel.accesses[a].tensor,
+        kernel.accesses[a].level_var(format, 0),
+    ))
+}
+
+/// Rewrites the statements of one block outside every loop (the body, or a branch of a
+/// top-level `if`, such as a versioned nest).
+fn rows_in(body: Vec<Stmt>, t: TensorId, v: VarId) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut fill: Option<Stmt> = None;
+    for stmt in body {
+        match stmt {
+            Stmt::Expr(e) if is_fill(&e, t) => {
+                out.extend(fill.take());
+                fill = Some(Stmt::Expr(e));
+            }
+            Stmt::For(var, lo, hi, loop_body) if row_loop(var, &lo, &hi, v) => {
+                if !independent(&loop_body, t, var) {
+                    out.extend(fill.take());
+                    out.push(Stmt::For(var, lo, hi, loop_body));
+                    continue;
+                }
+                let mut row = Vec::with_capacity(loop_body.len() + 2);
+                row.extend(fill.take());
+                if ir::block_uses(&loop_body, Local::Vals(t)) {
+                    let len = ir::call(ir::var(Local::Vals(t)), "len", vec![]);
+                    let base = ir::bin(Op::Mul, ir::var(var), len);
+                    row.push(Stmt::Let(Local::RowBase, false, base));
+                }
+                row.extend(loop_body.into_iter().map(|s| offsets(s, t)));
+                out.push(Stmt::Rows(var, t, hi, row));
+            }
+            Stmt::If(c, then, otherwise) => {
+                out.extend(fill.take());
+                out.push(Stmt::If(c, rows_in(then, t, v), rows_in(otherwise, t, v)));
+            }
+            other => {
+                out.extend(fill.take());
+                out.push(other);
+            }
+        }
+    }
+    out.extend(fill);
+    out
+}
+
+/// `vals.fill(x)` of the output.
+fn is_fill(e: &Expr, t: TensorId) -> bool {
+    matches!(e, Expr::Call(recv, "fill", _) if matches!(**recv, Expr::Var(Local::Vals(u)) if u == t))
+}
+
+/// `for i in 0..dim_i` over the output's first level's variable `v`.
+fn row_loop(var: Local, lo: &Expr, hi: &Expr, v: VarId) -> bool {
+    var == Local::Index(v)
+        && matches!(lo, Expr::Usize(0))
+        && matches!(hi, Expr::Var(Local::Dim(d)) if *d == v)
+}
+
+/// Whether an iteration of a loop binding `var` writes only its row of output `t` and
+/// locals it binds, and reads no local that another iteration could write.
+fn independent(body: &[Stmt], t: TensorId, var: Local) -> bool {
+    let mut bound = HashSet::from([var]);
+    bound_locals(body, &mut bound);
+    body.iter().all(|s| stmt_ok(s, t, &bound))
+}
+
+/// The locals a block binds (`let`, loop variables), at any depth.
+fn bound_locals(body: &[Stmt], out: &mut HashSet<Local>) {
+    for s in body {
+        match s {
+            Stmt::Let(l, _, _) => {
+                out.insert(*l);
+            }
+            Stmt::LetPair(a, b, _, _) => out.extend(a.iter().chain(b)),
+            Stmt::For(l, _, _, b) | Stmt::Rows(l, _, _, b) => {
+                out.insert(*l);
+                bound_locals(b, out);
+            }
+            Stmt::While(_, b) | Stmt::Block(_, b) => bound_locals(b, out),
+            Stmt::If(_, a, b) => {
+                bound_locals(a, out);
+                bound_locals(b, out);
+            }
+            Stmt::Assign(..) | Stmt::Expr(_) | Stmt::Exit(_) => {}
+        }
+    }
+}
+
+fn stmt_ok(s: &Stmt, t: TensorId, bound: &HashSet<Local>) -> bool {
+    let block_ok = |b: &[Stmt]| b.iter().all(|s| stmt_ok(s, t, bound));
+    let expr_ok = |e: &Expr| expr_ok(e, t, bound);
+    match s {
+        Stmt::Let(_, _, e) | Stmt::LetPair(_, _, _, e) => expr_ok(e),
+        Stmt::Assign(target, _, value) => {
+            let target_ok = match target {
+                Expr::Var(l) => bound.contains(l),
+                Expr::Index(base, at) => is_vals(base, t) && expr_ok(at),
+                _ => false,
+            };
+            target_ok && expr_ok(value)
+        }
+        Stmt::For(_, lo, hi, b) => expr_ok(lo) && expr_ok(hi) && block_ok(b),
+        Stmt::While(c, b) => expr_ok(c) && block_ok(b),
+        Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
+        Stmt::Block(_, b) => block_ok(b),
+        Stmt::Exit(_) => true,
+        // An effect (an assembly or scratch call), or a nested parallel loop.
+        Stmt::Expr(_) | Stmt::Rows(..) => false,
+    }
+}
+
+/// Whether an expression reads only the iteration's own locals, read-only shared ones, and
+/// the output's values by index.
+fn expr_ok(e: &Expr, t: TensorId, bound: &HashSet<Local>) -> bool {
+    let ok = |e: &Expr| expr_ok(e, t, bound);
+    match e {
+        Expr::Var(l) => bound.contains(l) || shared_read_only(*l, t),
+        Expr::Index(base, at) if is_vals(base, t) => ok(at),
+        Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => true,
+        // A scalar output, or fresh scratch and workspace storage.
+        Expr::Deref(_) | Expr::NewScratch | Expr::NewWorkspace(..) => false,
+        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Min(a, b) | Expr::Pair(a, b) => {
+            ok(a) && ok(b)
+        }
+        Expr::Neg(a) | Expr::Not(a) | Expr::Try(a) => ok(a),
+        Expr::Call(recv, _, args) => ok(recv) && args.iter().all(ok),
+        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => args.iter().all(ok),
+        Expr::Select(c, a, b) => ok(c) && ok(a) && ok(b),
+    }
+}
+
+/// Locals bound outside the loop that every iteration may read: sizes, level structs and
+/// the inputs' value arrays. The output's values only by index (`expr_ok`).
+fn shared_read_only(l: Local, t: TensorId) -> bool {
+    match l {
+        Local::Dim(_) | Local::Level(..) => true,
+        Local::Vals(u) => u != t,
+        _ => false,
+    }
+}
+
+fn is_vals(e: &Expr, t: TensorId) -> bool {
+    matches!(e, Expr::Var(Local::Vals(u)) if *u == t)
+}
+
+/// The statement with every position `p` into output `t`'s values made `p - row_base`.
+fn offsets(s: Stmt, t: TensorId) -> Stmt {
+    let block = |b: Vec<Stmt>| b.into_iter().map(|s| offsets(s, t)).collect();
+    let e = |e: Expr| offset_expr(e, t);
+    match s {
+        Stmt::Let(l, m, v) => Stmt::Let(l, m, e(v)),
+        Stmt::LetPair(a, b, m, v) => Stmt::LetPair(a, b, m, e(v)),
+        Stmt::Assign(target, op, v) => Stmt::Assign(e(target), op, e(v)),
+        Stmt::For(l, lo, hi, b) => Stmt::For(l, e(lo), e(hi), block(b)),
+        Stmt::While(c, b) => Stmt::While(e(c), block(b)),
+        Stmt::If(c, a, b) => Stmt::If(e(c), block(a), block(b)),
+        Stmt::Block(n, b) => Stmt::Block(n, block(b)),
+        Stmt::Rows(l, u, n, b) => Stmt::Rows(l, u, e(n), block(b)),
+        s @ (Stmt::Expr(_) | Stmt::Exit(_)) => s,
+    }
+}
+
+fn offset_expr(e: Expr, t: TensorId) -> Expr {
+    let f = |e: Box<Expr>| Box::new(offset_expr(*e, t));
+    let all = |v: Vec<Expr>| v.into_iter().map(|e| offset_expr(e, t)).collect();
+    match e {
+        Expr::Index(base, at) if is_vals(&base, t) => {
+            let at = ir::bin(Op::Sub, offset_expr(*at, t), ir::var(Local::RowBase));
+            Expr::Index(base, Box::new(at))
+        }
+        Expr::Binary(op, a, b) => Expr::Binary(op, f(a), f(b)),
+        Expr::Index(a, b) => Expr::Index(f(a), f(b)),
+        Expr::Min(a, b) => Expr::Min(f(a), f(b)),
+        Expr::Pair(a, b) => Expr::Pair(f(a), f(b)),
+        Expr::Neg(a) => Expr::Neg(f(a)),
+        Expr::Not(a) => Expr::Not(f(a)),
+        Expr::Deref(a) => Expr::Deref(f(a)),
+        Expr::Try(a) => Expr::Try(f(a)),
+        Expr::NewWorkspace(k, a) => Expr::NewWorkspace(k, f(a)),
+        Expr::Call(recv, m, args) => Expr::Call(f(recv), m, all(args)),
+        Expr::Runtime(n, args) => Expr::Runtime(n, all(args)),
+        Expr::Slice(args) => Expr::Slice(all(args)),
+        Expr::Apply(c, args) => Expr::Apply(c, all(args)),
+        Expr::Select(c, a, b) => Expr::Select(f(c), f(a), f(b)),
+        leaf @ (Expr::Var(_)
+        | Expr::Param(_)
+        | Expr::Usize(_)
+        | Expr::Bool(_)
+        | Expr::Value(_)
+        | Expr::NewScratch) => leaf,
+    }
+}

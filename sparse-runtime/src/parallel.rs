@@ -1,0 +1,207 @@
+//! Parallel execution of generated kernels.
+//!
+//! A kernel whose output is dense and whose outermost loop runs over the output's first
+//! storage level computes each *row* (the output's components below one coordinate of that
+//! level) independently of the others. With the cargo feature `parallel` (on by default),
+//! the generated code hands those rows to [rayon](https://docs.rs/rayon), in the pool the
+//! kernel is called from: the global pool, or the one a caller's
+//! `rayon::ThreadPool::install` chose. A row is computed exactly as the serial loop computes
+//! it, in the same order, so results are the same bit for bit with any number of threads,
+//! floating-point sums included.
+//!
+//! Which kernels run in parallel, and how to keep one serial (`#[schedule(parallel(never))]`),
+//! is in the guide's [schedules](crate::guide::schedules) chapter.
+//!
+//! Small kernels stay on the calling thread: rows are split into tasks of at least
+//! [`min_rows`] rows, and a kernel with fewer rows than that runs as the plain loop.
+
+use std::cell::Cell;
+
+/// The fewest output components a parallel task computes: below that, a task's work is
+/// comparable to the cost of handing it to another thread (a few microseconds).
+const TASK_COMPONENTS: usize = 4096;
+
+thread_local! {
+    /// [`with_min_rows`]'s override on this thread.
+    static MIN_ROWS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// The fewest rows of `row_len` components each that one parallel task computes: enough
+/// rows for 4096 components, at least one, unless [`with_min_rows`] says otherwise.
+pub fn min_rows(row_len: usize) -> usize {
+    MIN_ROWS
+        .with(Cell::get)
+        .unwrap_or(TASK_COMPONENTS / row_len.max(1))
+        .max(1)
+}
+
+/// Runs `f` with tasks of at least `rows` rows for the kernels it calls on this thread: `1`
+/// splits at every row (what the differential tester does, to exercise the parallel path on
+/// small inputs), `usize::MAX` keeps every kernel serial. The previous setting is restored
+/// when `f` returns or unwinds.
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+///
+/// sparse_kernel! {
+///     fn spmv(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) {
+///         y(i) = a(i, j) * x(j)
+///     }
+/// }
+///
+/// let a = Csr::<f64>::from_entries(&[3, 3], [([0, 0], 1.0), ([1, 2], 2.0), ([2, 1], 3.0)])?;
+/// let x = Dense1::from_vec(vec![1.0, 2.0, 3.0]);
+/// let mut y = Dense1::<f64>::new(&[3])?;
+/// sparse_runtime::parallel::with_min_rows(1, || spmv(&mut y, &a, &x))?;
+/// assert_eq!(y.as_slice(), &[1.0, 6.0, 6.0]);
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub fn with_min_rows<R>(rows: usize, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MIN_ROWS.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(MIN_ROWS.with(|m| m.replace(Some(rows))));
+    f()
+}
+
+/// Calls `body(i, row_i)` for every row `i` of `vals`, which holds `rows` rows of equal
+/// length, in parallel where the feature `parallel` is on and there are enough rows; the
+/// first `Err` (in row order when serial, any when parallel) is returned. Generated code
+/// calls it; `body` reaches the output only through the row it is given.
+///
+/// `vals.len()` must be a multiple of `rows`: it is, for a dense output whose first level
+/// has `rows` coordinates; otherwise nothing is computed and the result is an `Err`.
+#[doc(hidden)]
+pub fn rows<V, F>(vals: &mut [V], rows: usize, body: F) -> Result<(), crate::Error>
+where
+    V: Send,
+    F: Fn(usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
+{
+    if rows == 0 {
+        return match vals.is_empty() {
+            true => Ok(()),
+            false => Err(uneven(vals.len(), rows)),
+        };
+    }
+    let row_len = vals.len() / rows;
+    if row_len * rows != vals.len() {
+        return Err(uneven(vals.len(), rows));
+    }
+    if row_len == 0 {
+        // No component to write, but the loops may still have effects (errors).
+        return (0..rows).try_for_each(|i| body(i, &mut []));
+    }
+    let min = min_rows(row_len);
+    if rows <= min || !cfg!(feature = "parallel") {
+        return vals
+            .chunks_exact_mut(row_len)
+            .enumerate()
+            .try_for_each(|(i, row)| body(i, row));
+    }
+    in_parallel(vals, row_len, min, &body)
+}
+
+#[cfg(feature = "parallel")]
+fn in_parallel<V, F>(
+    vals: &mut [V],
+    row_len: usize,
+    min: usize,
+    body: &F,
+) -> Result<(), crate::Error>
+where
+    V: Send,
+    F: Fn(usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
+{
+    use rayon::prelude::*;
+    vals.par_chunks_exact_mut(row_len)
+        .with_min_len(min)
+        .enumerate()
+        .try_for_each(|(i, row)| body(i, row))
+}
+
+#[cfg(not(feature = "parallel"))]
+fn in_parallel<V, F>(vals: &mut [V], row_len: usize, _: usize, body: &F) -> Result<(), crate::Error>
+where
+    V: Send,
+    F: Fn(usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
+{
+    vals.chunks_exact_mut(row_len)
+        .enumerate()
+        .try_for_each(|(i, row)| body(i, row))
+}
+
+/// The error of a value array that does not split into the rows a kernel expects: a
+/// compiler defect, reported rather than computed wrong.
+fn uneven(len: usize, rows: usize) -> crate::Error {
+    crate::Error::LengthMismatch {
+        what: "values of a dense output split into rows (internal error: please report it)",
+        expected: rows * (len / rows.max(1)),
+        found: len,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doubled_rows(vals: &mut [u64], rows: usize) -> Result<(), crate::Error> {
+        super::rows(vals, rows, |i, row| {
+            for (k, v) in row.iter_mut().enumerate() {
+                *v = (i * 10 + k) as u64;
+            }
+            Ok(())
+        })
+    }
+
+    #[test]
+    fn every_row_gets_its_own_components() {
+        for min in [1, 2, 1000] {
+            let mut vals = vec![0u64; 12];
+            with_min_rows(min, || doubled_rows(&mut vals, 4)).unwrap();
+            assert_eq!(vals, [0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32]);
+        }
+    }
+
+    #[test]
+    fn uneven_and_empty_splits() {
+        let mut vals = vec![0u64; 7];
+        assert!(doubled_rows(&mut vals, 2).is_err());
+        assert_eq!(vals, [0; 7], "nothing computed");
+        assert!(doubled_rows(&mut [], 0).is_ok());
+        assert!(doubled_rows(&mut [0], 0).is_err());
+        // Rows of no component: the body still runs once per row.
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        super::rows(&mut [] as &mut [u64], 3, |_, row| {
+            assert!(row.is_empty());
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(calls.into_inner(), 3);
+    }
+
+    #[test]
+    fn the_first_error_is_returned() {
+        let mut vals = vec![0u64; 100];
+        let r = with_min_rows(1, || {
+            super::rows(&mut vals, 100, |i, _| match i {
+                37 => Err(crate::Error::NotRepresentable {
+                    detail: "row 37".into(),
+                }),
+                _ => Ok(()),
+            })
+        });
+        assert!(r.unwrap_err().to_string().contains("row 37"));
+    }
+
+    #[test]
+    fn the_override_is_restored() {
+        assert_eq!(min_rows(1), TASK_COMPONENTS);
+        with_min_rows(3, || assert_eq!(min_rows(1), 3));
+        assert_eq!(min_rows(1), TASK_COMPONENTS);
+        assert_eq!(min_rows(1 << 20), 1);
+    }
+}
