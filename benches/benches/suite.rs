@@ -24,8 +24,9 @@
 //!
 //! Peers: the best hand-written loop over the same arrays (always), sprs and nalgebra-sparse
 //! where they have the kernel. Method: `SPARSE_SUITE_ROUNDS` rounds (default 10), each calling
-//! every contender of a group once, in turn; the generated contenders run once inside a
-//! 1-thread and once inside a 2-thread rayon pool; medians and fastest times per contender;
+//! every contender of a group once, in turn (round `r` starting at the `r`-th); the generated
+//! contenders run once inside a 1-thread and once inside a 2-thread rayon pool (the kernels use
+//! the pool they are called in); medians and fastest times per contender;
 //! ratio = generated median / the fastest peer's median (below 1: generated faster). A STREAM
 //! triad gives the machine's bandwidth, and each SpMV's effective bandwidth is reported as a
 //! fraction of it.
@@ -361,17 +362,26 @@ impl Suite {
             1
         };
         let mut times = vec![vec![Vec::with_capacity(self.rounds); pools]; contenders.len()];
-        for _ in 0..self.rounds {
-            for (c, t) in contenders.iter_mut().zip(&mut times) {
+        // Round `r` starts at contender `r mod n` (and a generated one at pool `r mod pools`), so
+        // that no contender always runs right after the same other one (whose data it may
+        // find in cache).
+        let n = contenders.len();
+        for round in 0..self.rounds {
+            for step in 0..n {
+                let (c, t) = (
+                    &mut contenders[(round + step) % n],
+                    &mut times[(round + step) % n],
+                );
                 if c.generated {
-                    for ((_, pool), t) in self.pools.iter().zip(t.iter_mut()) {
+                    for s in 0..pools {
+                        let p = (round + s) % pools;
                         let run = &mut c.run;
-                        let ms = pool.install(move || {
+                        let ms = self.pools[p].1.install(move || {
                             let start = Instant::now();
                             black_box(run(false));
                             start.elapsed().as_secs_f64() * 1e3
                         });
-                        t.push(ms);
+                        t[p].push(ms);
                     }
                 } else {
                     let start = Instant::now();
