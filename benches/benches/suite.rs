@@ -215,6 +215,8 @@ struct Row {
     generated_min: Vec<f64>,
     /// The peer with the lowest median, its median ms.
     peer: Option<(&'static str, f64)>,
+    /// The same among the libraries (every peer but the hand-written loop).
+    library: Option<(&'static str, f64)>,
     /// Bytes an SpMV must move at least (its effective bandwidth is reported).
     bytes: Option<f64>,
 }
@@ -391,12 +393,15 @@ impl Suite {
             }
         }
 
-        let peer = contenders
-            .iter()
-            .zip(&times)
-            .filter(|(c, _)| !c.generated)
-            .map(|(c, t)| (c.name, median(&t[0])))
-            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let fastest_peer = |libraries_only: bool| {
+            contenders
+                .iter()
+                .zip(&times)
+                .filter(|(c, _)| !c.generated && (!libraries_only || c.name != "hand"))
+                .map(|(c, t)| (c.name, median(&t[0])))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+        };
+        let (peer, library) = (fastest_peer(false), fastest_peer(true));
         println!(
             "{kernel}/{dataset}: nnz {nnz}, {} rounds, ms median (fastest), ratio of medians to {}",
             self.rounds,
@@ -439,6 +444,7 @@ impl Suite {
                     generated: t.iter().map(|t| median(t)).collect(),
                     generated_min: t.iter().map(|t| fastest(t)).collect(),
                     peer,
+                    library,
                     bytes,
                 });
             }
@@ -495,14 +501,14 @@ impl Suite {
         let mut md = String::new();
         writeln!(
             md,
-            "| kernel | dataset | nnz | generated | {} | fastest peer | peer ms | {} | SpMV GB/s, 1t (of triad) |",
+            "| kernel | dataset | nnz | generated | {} | fastest peer | peer ms | {} | ratio 1t to best library | SpMV GB/s, 1t (of triad) |",
             threads.iter().map(|t| format!("{t}t ms")).collect::<Vec<_>>().join(" | "),
             threads.iter().map(|t| format!("ratio {t}t")).collect::<Vec<_>>().join(" | "),
         )
         .unwrap();
         writeln!(
             md,
-            "|---|---|---:|---|{}---|---:|{}---|",
+            "|---|---|---:|---|{}---|---:|{}---|---|",
             "---:|".repeat(threads.len()),
             "---:|".repeat(threads.len())
         )
@@ -514,13 +520,16 @@ impl Suite {
                 .iter()
                 .map(|g| format!("{:.2}", g / peer_ms))
                 .collect();
+            let library = r.library.map_or(String::new(), |(name, ms)| {
+                format!("{:.2} ({name})", r.generated[0] / ms)
+            });
             let bandwidth = r.bytes.map_or(String::new(), |bytes| {
                 let gbs = bytes / (r.generated_min[0] * 1e-3) / 1e9;
                 format!("{gbs:.1} ({:.0}%)", 100.0 * gbs / self.triad[0])
             });
             writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {peer} | {} | {} | {bandwidth} |",
+                "| {} | {} | {} | {} | {} | {peer} | {} | {} | {library} | {bandwidth} |",
                 r.kernel,
                 r.dataset,
                 r.nnz,
