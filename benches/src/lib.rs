@@ -4,7 +4,10 @@
 //! kernels, hand-written loops, sprs, nalgebra-sparse) is built from exactly the
 //! same data.
 
-use sparse_runtime::{Bcsr, Compressed, Csb, Csc, Csr, Dense, Index};
+use sparse_runtime::{
+    Bcsr, Compressed, CompressedNonUnique, Coo, Coo3, Csb, Csc, Csf3, Csr, Dense, Index, Singleton,
+    SingletonNonUnique,
+};
 
 /// A CSR matrix as its three raw arrays, with index type `I`.
 #[derive(Clone, Debug, PartialEq)]
@@ -533,6 +536,239 @@ pub fn random_uniform<I: Index>(
     m
 }
 
+/// The 3-D Poisson matrix: the 7-point Laplacian stencil on an `n x n x n`
+/// grid with Dirichlet boundaries, `n^3` rows and `7n^3 - 6n^2` entries.
+///
+/// Row `(z * n + r) * n + c` is grid point `(z, r, c)`: 6 on the diagonal and
+/// -1 for each of its up to six neighbours, columns in increasing order.
+///
+/// # Panics
+/// If the number of rows or entries does not fit `I`.
+pub fn poisson_3d<I: Index>(n: usize) -> CsrArrays<I> {
+    let rows = n * n * n;
+    let idx = |x: usize| I::try_from_usize(x).expect("index does not fit");
+    let mut m = CsrArrays {
+        rows,
+        cols: rows,
+        row_ptr: Vec::with_capacity(rows + 1),
+        col_idx: Vec::with_capacity(7 * rows),
+        vals: Vec::with_capacity(7 * rows),
+    };
+    m.row_ptr.push(idx(0));
+    let plane = n * n;
+    for z in 0..n {
+        for r in 0..n {
+            for c in 0..n {
+                let k = (z * n + r) * n + c;
+                let neighbours = [
+                    (z > 0, k.wrapping_sub(plane)),
+                    (r > 0, k.wrapping_sub(n)),
+                    (c > 0, k.wrapping_sub(1)),
+                    (true, k),
+                    (c + 1 < n, k + 1),
+                    (r + 1 < n, k + n),
+                    (z + 1 < n, k + plane),
+                ];
+                for (present, col) in neighbours {
+                    if present {
+                        m.col_idx.push(idx(col));
+                        m.vals.push(if col == k { 6.0 } else { -1.0 });
+                    }
+                }
+                m.row_ptr.push(idx(m.col_idx.len()));
+            }
+        }
+    }
+    m
+}
+
+/// The entries of `m` as triplets `(rows, cols, vals)` in a pseudo-random
+/// order fixed by `seed` (a Fisher-Yates shuffle driven by a seeded xorshift):
+/// the input of construction from unsorted triplets.
+pub fn shuffled_triplets(m: &CsrArrays<u32>, seed: u64) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
+    let mut order: Vec<usize> = (0..m.nnz()).collect();
+    let mut next = seeded_xorshift(seed);
+    for k in (1..order.len()).rev() {
+        order.swap(k, (next() % (k as u64 + 1)) as usize);
+    }
+    let mut rows = vec![0u32; m.nnz()];
+    for (r, w) in m.row_ptr.windows(2).enumerate() {
+        rows[w[0] as usize..w[1] as usize].fill(r as u32);
+    }
+    (
+        order.iter().map(|&p| rows[p]).collect(),
+        order.iter().map(|&p| m.col_idx[p]).collect(),
+        order.iter().map(|&p| m.vals[p]).collect(),
+    )
+}
+
+/// An order-3 sparse tensor as a coordinate list: `coords` strictly
+/// increasing lexicographically (sorted, no duplicates), `vals[e]` the value
+/// of `coords[e]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coords3 {
+    /// The size of each mode.
+    pub dims: [usize; 3],
+    /// The coordinates of the stored entries, sorted and distinct.
+    pub coords: Vec<[u32; 3]>,
+    /// The value of each stored entry.
+    pub vals: Vec<f64>,
+}
+
+impl Coords3 {
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        self.vals.len()
+    }
+
+    /// The tensor as a runtime `Csf3` (three compressed levels), built
+    /// straight from the sorted list.
+    ///
+    /// # Panics
+    /// If the list is not sorted and distinct or a coordinate is out of range.
+    pub fn to_csf3(&self) -> Csf3<f64, u32> {
+        let idx = |x: usize| u32::try_from(x).expect("index does not fit u32");
+        let (mut pos0, mut crd0) = (vec![0u32], Vec::new());
+        let (mut pos1, mut crd1) = (vec![0u32], Vec::new());
+        let (mut pos2, mut crd2) = (vec![0u32], Vec::with_capacity(self.nnz()));
+        for (e, &[i, j, k]) in self.coords.iter().enumerate() {
+            let prev = e.checked_sub(1).map(|p| self.coords[p]);
+            let new_i = prev.is_none_or(|p| p[0] != i);
+            if new_i {
+                if !crd0.is_empty() {
+                    pos1.push(idx(crd1.len()));
+                }
+                crd0.push(i);
+            }
+            if new_i || prev.is_some_and(|p| p[1] != j) {
+                if !crd1.is_empty() {
+                    pos2.push(idx(crd2.len()));
+                }
+                crd1.push(j);
+            }
+            crd2.push(k);
+        }
+        pos0.push(idx(crd0.len()));
+        if !crd0.is_empty() {
+            pos1.push(idx(crd1.len()));
+            pos2.push(idx(crd2.len()));
+        }
+        let [d0, d1, d2] = self.dims;
+        let levels = (
+            Compressed::from_raw(d0, pos0, crd0).expect("valid level 0"),
+            Compressed::from_raw(d1, pos1, crd1).expect("valid level 1"),
+            Compressed::from_raw(d2, pos2, crd2).expect("valid level 2"),
+        );
+        Csf3::from_levels(&self.dims, levels, self.vals.clone()).expect("a valid CSF tensor")
+    }
+
+    /// The tensor as a runtime `Coo3` (one coordinate array per mode).
+    ///
+    /// # Panics
+    /// If the list is not sorted and distinct or a coordinate is out of range.
+    pub fn to_coo3(&self) -> Coo3<f64, u32> {
+        let column = |m: usize| self.coords.iter().map(|c| c[m]).collect::<Vec<u32>>();
+        let nnz = u32::try_from(self.nnz()).expect("nnz fits u32");
+        let [d0, d1, d2] = self.dims;
+        let levels = (
+            CompressedNonUnique::from_raw(d0, vec![0, nnz], column(0)).expect("valid level 0"),
+            SingletonNonUnique::from_raw(d1, column(1)).expect("valid level 1"),
+            Singleton::from_raw(d2, column(2)).expect("valid level 2"),
+        );
+        Coo3::from_levels(&self.dims, levels, self.vals.clone()).expect("a valid COO tensor")
+    }
+}
+
+/// `nnz` distinct entries of a `dims` tensor, each coordinate drawn by
+/// `draw(next, mode)` from a seeded xorshift `next`, values uniform in
+/// `(0, 1]`: draws until `nnz` distinct coordinates are held (a repeated
+/// coordinate keeps its smallest value), then sorted.
+fn distinct_tensor3(
+    dims: [usize; 3],
+    nnz: usize,
+    seed: u64,
+    mut draw: impl FnMut(&mut dyn FnMut() -> u64, usize) -> u32,
+) -> Coords3 {
+    assert!(
+        dims.iter().all(|&d| d > 0 && u32::try_from(d).is_ok()),
+        "every mode has 1 to u32::MAX coordinates"
+    );
+    assert!(
+        nnz as u128 <= dims.iter().map(|&d| d as u128).product::<u128>(),
+        "more entries than coordinates"
+    );
+    let mut next = seeded_xorshift(seed);
+    let mut entries: Vec<([u32; 3], f64)> = Vec::with_capacity(nnz);
+    while entries.len() < nnz {
+        for _ in entries.len()..nnz {
+            let c = [draw(&mut next, 0), draw(&mut next, 1), draw(&mut next, 2)];
+            entries.push((c, unit_open_closed(next())));
+        }
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        entries.dedup_by_key(|e| e.0);
+    }
+    Coords3 {
+        dims,
+        coords: entries.iter().map(|e| e.0).collect(),
+        vals: entries.iter().map(|e| e.1).collect(),
+    }
+}
+
+/// A uniformly random order-3 tensor: exactly `nnz` distinct coordinates, each
+/// mode's coordinate uniform in `0..dims[m]`, values uniform in `(0, 1]`,
+/// sorted lexicographically. Deterministic in `seed`.
+///
+/// # Panics
+/// If a mode is empty or above `u32::MAX`, or `nnz` exceeds the coordinates.
+pub fn uniform_tensor3(dims: [usize; 3], nnz: usize, seed: u64) -> Coords3 {
+    distinct_tensor3(dims, nnz, seed, |next, m| (next() % dims[m] as u64) as u32)
+}
+
+/// A power-law order-3 tensor: exactly `nnz` distinct coordinates, each mode's
+/// coordinate drawn independently R-MAT style, bit by bit from the top of
+/// `ceil(log2(dims[m]))` bits, each bit 1 with probability `0.24` (so
+/// coordinate `x` has probability about `0.76^(bits - w) 0.24^w` with `w` the
+/// number of 1 bits of `x`: low coordinates are heavy, as the hubs of an R-MAT
+/// graph), redrawn when it is not below `dims[m]`. Values uniform in `(0, 1]`,
+/// sorted lexicographically. Deterministic in `seed`.
+///
+/// # Panics
+/// If a mode is empty or above `u32::MAX`, or `nnz` exceeds the coordinates.
+pub fn power_law_tensor3(dims: [usize; 3], nnz: usize, seed: u64) -> Coords3 {
+    const ONE: f64 = 0.24;
+    distinct_tensor3(dims, nnz, seed, |next, m| {
+        let bits = usize::BITS - (dims[m] - 1).leading_zeros();
+        loop {
+            let mut x = 0usize;
+            for bit in (0..bits).rev() {
+                if unit_closed_open(next()) < ONE {
+                    x |= 1 << bit;
+                }
+            }
+            if x < dims[m] {
+                return x as u32;
+            }
+        }
+    })
+}
+
+/// The matrix as a runtime `Coo` (a row array expanded from `row_ptr`).
+///
+/// # Panics
+/// If the arrays are not a valid CSR matrix.
+pub fn csr_to_coo(m: &CsrArrays<u32>) -> Coo<f64, u32> {
+    let mut rows = Vec::with_capacity(m.nnz());
+    for (r, w) in m.row_ptr.windows(2).enumerate() {
+        rows.extend(std::iter::repeat_n(r as u32, (w[1] - w[0]) as usize));
+    }
+    let nnz = u32::try_from(m.nnz()).expect("nnz fits u32");
+    let levels = (
+        CompressedNonUnique::from_raw(m.rows, vec![0, nnz], rows).expect("valid rows"),
+        Singleton::from_raw(m.cols, m.col_idx.clone()).expect("valid columns"),
+    );
+    Coo::from_levels(&[m.rows, m.cols], levels, m.vals.clone()).expect("a valid COO matrix")
+}
+
 /// Writes `m` into `dir` for tools outside Rust (`benches/scipy_spgemm.py`):
 /// `{name}.rowptr.u32`, `{name}.colidx.u32` and `{name}.vals.f64` hold the
 /// three arrays as raw little-endian numbers, `{name}.shape` the line
@@ -706,6 +942,86 @@ mod tests {
         let b = random_uniform::<u32>(30, 50, 8, 2);
         assert_ne!(a.col_idx, b.col_idx);
         assert_valid(&random_uniform::<u32>(4, 3, 3, 0));
+    }
+
+    #[test]
+    fn poisson_3d_stencil() {
+        let a = poisson_3d::<u32>(3);
+        assert_eq!((a.rows, a.cols, a.nnz()), (27, 27, 7 * 27 - 6 * 9));
+        // Corner (0, 0, 0): itself and three neighbours; the centre (1, 1, 1): all six.
+        assert_eq!(&a.col_idx[..4], &[0, 1, 3, 9]);
+        assert_eq!(&a.vals[..4], &[6.0, -1.0, -1.0, -1.0]);
+        let centre = a.row_ptr[13] as usize..a.row_ptr[14] as usize;
+        assert_eq!(&a.col_idx[centre], &[4, 10, 12, 13, 14, 16, 22]);
+        // Symmetric (the transpose is itself).
+        assert_eq!(a.transpose(), a);
+        assert_eq!(poisson_3d::<u32>(1).col_idx, vec![0]);
+    }
+
+    #[test]
+    fn shuffled_triplets_hold_the_same_entries() {
+        let a = poisson_2d::<u32>(5);
+        let (r, c, v) = shuffled_triplets(&a, 3);
+        assert_eq!((r.len(), c.len(), v.len()), (a.nnz(), a.nnz(), a.nnz()));
+        let mut sorted: Vec<(u32, u32, u64)> =
+            (0..a.nnz()).map(|e| (r[e], c[e], v[e].to_bits())).collect();
+        assert_ne!(r.windows(2).filter(|w| w[0] <= w[1]).count(), a.nnz() - 1);
+        sorted.sort_unstable();
+        let want = csr_to_coo(&a).entries();
+        assert!(sorted
+            .iter()
+            .zip(&want)
+            .all(|(s, (w, v))| (s.0 as usize, s.1 as usize, s.2) == (w[0], w[1], v.to_bits())));
+        assert_eq!(shuffled_triplets(&a, 3), (r, c, v));
+    }
+
+    /// Sorted, distinct, in range, values in `(0, 1]`, and the same tensor as CSF and COO.
+    fn assert_valid_tensor(t: &Coords3) {
+        assert_eq!(t.coords.len(), t.vals.len());
+        assert!(t.coords.windows(2).all(|w| w[0] < w[1]));
+        assert!(t
+            .coords
+            .iter()
+            .all(|c| (0..3).all(|m| (c[m] as usize) < t.dims[m])));
+        assert!(t.vals.iter().all(|&v| v > 0.0 && v <= 1.0));
+        let want: Vec<(Vec<usize>, f64)> = t
+            .coords
+            .iter()
+            .zip(&t.vals)
+            .map(|(c, &v)| (c.iter().map(|&x| x as usize).collect(), v))
+            .collect();
+        assert_eq!(t.to_csf3().entries(), want);
+        assert_eq!(t.to_coo3().entries(), want);
+    }
+
+    #[test]
+    fn uniform_tensor3_is_sorted_distinct_and_deterministic() {
+        let t = uniform_tensor3([20, 30, 40], 3000, 1);
+        assert_eq!((t.dims, t.nnz()), ([20, 30, 40], 3000));
+        assert_valid_tensor(&t);
+        assert_eq!(uniform_tensor3([20, 30, 40], 3000, 1), t);
+        assert_ne!(uniform_tensor3([20, 30, 40], 3000, 2).coords, t.coords);
+        // Every coordinate of a full tensor, and of an empty one.
+        assert_eq!(uniform_tensor3([2, 3, 2], 12, 5).nnz(), 12);
+        let empty = uniform_tensor3([2, 3, 2], 0, 5);
+        assert_valid_tensor(&empty);
+        assert_eq!(empty.to_csf3().levels().0.pos(), &[0, 0]);
+    }
+
+    #[test]
+    fn power_law_tensor3_is_skewed_sorted_and_deterministic() {
+        let t = power_law_tensor3([100, 200, 300], 5000, 7);
+        assert_eq!(t.nnz(), 5000);
+        assert_valid_tensor(&t);
+        assert_eq!(power_law_tensor3([100, 200, 300], 5000, 7), t);
+        // Coordinate 0 of mode 0 (all 7 bits 0: 0.76^7, about 15% of draws) is far above
+        // the mean share (1%), and the top half of the mode is rare.
+        let share = |pred: &dyn Fn(&[u32; 3]) -> bool| {
+            t.coords.iter().filter(|c| pred(c)).count() as f64 / t.nnz() as f64
+        };
+        assert!(share(&|c| c[0] == 0) > 0.08, "{}", share(&|c| c[0] == 0));
+        assert!(share(&|c| c[0] >= 64) < 0.3);
+        assert!(share(&|c| c[2] == 0) > 0.03);
     }
 
     #[test]
