@@ -51,6 +51,9 @@ import numpy as np
 import scipy
 import scipy.sparse as sp
 
+# The reader of `dump_csr`'s files, shared with the SpGEMM script beside this one.
+import scipy_spgemm
+
 K = 16
 
 
@@ -61,22 +64,11 @@ def test_vector(n):
 
 
 def load_matrix(directory, name, cache):
-    """The CSR matrix `name` written by `sparse_benches::dump_csr`."""
-    if name in cache:
-        return cache[name]
-    rows, cols, nnz = map(int, (directory / f"{name}.shape").read_text().split())
-    row_ptr = np.fromfile(directory / f"{name}.rowptr.u32", dtype="<u4")
-    col_idx = np.fromfile(directory / f"{name}.colidx.u32", dtype="<u4")
-    vals = np.fromfile(directory / f"{name}.vals.f64", dtype="<f8")
-    assert len(row_ptr) == rows + 1 and len(col_idx) == nnz and len(vals) == nnz, name
-    assert nnz < 2**31 and cols < 2**31, f"{name} does not fit int32 indices"
-    m = sp.csr_matrix(
-        (vals, col_idx.astype(np.int32), row_ptr.astype(np.int32)), shape=(rows, cols)
-    )
-    m.has_sorted_indices = True  # the generators write sorted rows
-    cache.clear()  # one dataset at a time: the full-scale matrices are large
-    cache[name] = m
-    return m
+    """`scipy_spgemm.load_matrix`, keeping one dataset at a time (the full-scale matrices
+    are large)."""
+    if name not in cache:
+        cache.clear()
+    return scipy_spgemm.load_matrix(directory, name, cache)
 
 
 def median_ms(stmt, repeat):

@@ -19,7 +19,7 @@
 //! Run with `cargo bench -p sparse-benches --bench sparse_add`.
 
 mod common;
-use common::{check_same, group, nalgebra_csr, sprs_csr};
+use common::{add_hand, check_same, group, nalgebra_csr, sprs_csr};
 use criterion::{criterion_group, criterion_main, Criterion};
 use sparse_benches::{dump_csr, random_uniform, CsrArrays};
 use sparse_runtime::prelude::*;
@@ -35,67 +35,6 @@ sparse_kernel! {
     #[schedule(compute(add_values))]
     fn add(c: &mut Csr<f64, u32>, a: &Csr<f64, u32>, b: &Csr<f64, u32>) {
         c(i, j) = a(i, j) + b(i, j)
-    }
-}
-
-/// A hand-written `C = A + B`: per row, a two-pointer merge of the rows of `A` and `B` (an
-/// entry in both is summed), then the rest of whichever row is left over; into `c`'s arrays,
-/// which are cleared and refilled (their capacity reused across calls).
-///
-/// # Panics
-/// If the shapes differ or `C` has more than `u32::MAX` entries.
-fn add_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
-    assert_eq!(a.shape(), b.shape(), "shapes differ");
-    let (rows, cols) = (a.shape()[0], a.shape()[1]);
-    let (a_ptr, a_col, a_val) = (a.levels().1.pos(), a.levels().1.crd(), a.vals());
-    let (b_ptr, b_col, b_val) = (b.levels().1.pos(), b.levels().1.crd(), b.vals());
-    c.rows = rows;
-    c.cols = cols;
-    c.row_ptr.clear();
-    c.col_idx.clear();
-    c.vals.clear();
-    c.row_ptr.reserve(rows + 1);
-    c.col_idx.reserve(a_val.len() + b_val.len());
-    c.vals.reserve(a_val.len() + b_val.len());
-    c.row_ptr.push(0);
-    for i in 0..rows {
-        // SAFETY: `a` and `b` are validated `Csr`s of `rows` rows: `pos` has `rows + 1`
-        // non-decreasing entries (so `i + 1` is in bounds) ending at `crd.len() ==
-        // vals.len()`, so every position below a row's end bound indexes `crd` and `vals`.
-        unsafe {
-            let (mut p, p_end) = (
-                *a_ptr.get_unchecked(i) as usize,
-                *a_ptr.get_unchecked(i + 1) as usize,
-            );
-            let (mut q, q_end) = (
-                *b_ptr.get_unchecked(i) as usize,
-                *b_ptr.get_unchecked(i + 1) as usize,
-            );
-            while p < p_end && q < q_end {
-                let (ja, jb) = (*a_col.get_unchecked(p), *b_col.get_unchecked(q));
-                if ja < jb {
-                    c.col_idx.push(ja);
-                    c.vals.push(*a_val.get_unchecked(p));
-                    p += 1;
-                } else if jb < ja {
-                    c.col_idx.push(jb);
-                    c.vals.push(*b_val.get_unchecked(q));
-                    q += 1;
-                } else {
-                    c.col_idx.push(ja);
-                    c.vals
-                        .push(*a_val.get_unchecked(p) + *b_val.get_unchecked(q));
-                    p += 1;
-                    q += 1;
-                }
-            }
-            c.col_idx.extend_from_slice(a_col.get_unchecked(p..p_end));
-            c.vals.extend_from_slice(a_val.get_unchecked(p..p_end));
-            c.col_idx.extend_from_slice(b_col.get_unchecked(q..q_end));
-            c.vals.extend_from_slice(b_val.get_unchecked(q..q_end));
-        }
-        c.row_ptr
-            .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
     }
 }
 
@@ -130,13 +69,7 @@ fn bench_add(c: &mut Criterion) {
     let (a_sprs, b_sprs) = (sprs_csr(&a), sprs_csr(&b));
     let (a_nal, b_nal) = (nalgebra_csr(&a), nalgebra_csr(&b));
 
-    let mut c_hand = CsrArrays {
-        rows: 0,
-        cols: 0,
-        row_ptr: vec![],
-        col_idx: vec![],
-        vals: vec![],
-    };
+    let mut c_hand = CsrArrays::default();
     add_hand(&a_rt, &b_rt, &mut c_hand);
     let want = c_hand.clone();
     eprintln!(

@@ -37,7 +37,7 @@
 //! Run with `cargo bench -p sparse-benches --bench spgemm`.
 
 mod common;
-use common::{check_same, group, nalgebra_csr, sprs_csr};
+use common::{check_same, group, nalgebra_csr, spgemm_hand, sprs_csr};
 use criterion::measurement::WallTime;
 use criterion::Throughput;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
@@ -76,76 +76,6 @@ fn check_same_unsorted(name: &str, c: &UnsortedCsr, want: &CsrArrays<u32>) {
         vals.extend(entries.iter().map(|e| e.1));
     }
     check_same(name, pos, &col_idx, &vals, want);
-}
-
-/// A hand-written Gustavson SpGEMM (row by row: row `i` of `C` is the sum over the entries
-/// `A(i, j)` of `A(i, j)` times row `j` of `B`), into `c`'s arrays, which are cleared and
-/// refilled (their capacity reused across calls).
-///
-/// The workspace is a dense accumulator of `B.cols` values and a `u32` stamp per column: column
-/// `k` holds a term of the current row `i` iff `stamp[k] == i + 1`, so neither array is reset
-/// between rows. The first touch of `k` in a row appends `k` to `c.col_idx`, whose tail is
-/// thus the row's touched-column list; it is sorted in place, then the values are gathered
-/// from the accumulator in that order. `C` stores every column some term reached (no
-/// cancellation check, as the other contenders).
-///
-/// # Panics
-/// If the inner dimensions differ, `A` has `u32::MAX` rows or more, or `C` has more than
-/// `u32::MAX` entries.
-fn spgemm_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
-    let (rows, inner, cols) = (a.shape()[0], a.shape()[1], b.shape()[1]);
-    assert_eq!(b.shape()[0], inner, "inner dimensions differ");
-    assert!(rows < u32::MAX as usize, "row stamps are u32");
-    let (a_ptr, a_col, a_val) = (a.levels().1.pos(), a.levels().1.crd(), a.vals());
-    let (b_ptr, b_col, b_val) = (b.levels().1.pos(), b.levels().1.crd(), b.vals());
-    let mut acc = vec![0.0f64; cols];
-    let mut stamp = vec![0u32; cols];
-    c.rows = rows;
-    c.cols = cols;
-    c.row_ptr.clear();
-    c.col_idx.clear();
-    c.vals.clear();
-    c.row_ptr.push(0);
-    for i in 0..rows {
-        let mark = i as u32 + 1;
-        let start = c.col_idx.len();
-        // SAFETY: `a` and `b` are validated `Csr`s: `pos` has `rows + 1` non-decreasing
-        // entries (so `i + 1 <= rows` is in bounds) ending at `crd.len() == vals.len()` (so
-        // every position in `pos[r]..pos[r + 1]` indexes `crd` and `vals`), and every column
-        // is below the matrix's column count. So `j < inner == b`'s row count (`j + 1` indexes
-        // `b_ptr`), and `k < cols == acc.len() == stamp.len()`.
-        unsafe {
-            let lo = *a_ptr.get_unchecked(i) as usize;
-            let hi = *a_ptr.get_unchecked(i + 1) as usize;
-            for pa in lo..hi {
-                let j = *a_col.get_unchecked(pa) as usize;
-                let av = *a_val.get_unchecked(pa);
-                let b_lo = *b_ptr.get_unchecked(j) as usize;
-                let b_hi = *b_ptr.get_unchecked(j + 1) as usize;
-                for pb in b_lo..b_hi {
-                    let k = *b_col.get_unchecked(pb);
-                    let term = av * *b_val.get_unchecked(pb);
-                    let seen = stamp.get_unchecked_mut(k as usize);
-                    if *seen == mark {
-                        *acc.get_unchecked_mut(k as usize) += term;
-                    } else {
-                        *seen = mark;
-                        *acc.get_unchecked_mut(k as usize) = term;
-                        c.col_idx.push(k);
-                    }
-                }
-            }
-        }
-        let row = &mut c.col_idx[start..];
-        row.sort_unstable();
-        // SAFETY: every column in `row` was pushed above as some `k < cols == acc.len()`.
-        c.vals.extend(
-            row.iter()
-                .map(|&k| unsafe { *acc.get_unchecked(k as usize) }),
-        );
-        c.row_ptr
-            .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
-    }
 }
 
 /// The number of multiply-adds of `A B`: for every entry `A(i, j)`, the entries of row `j`
@@ -216,13 +146,7 @@ fn bench_case(
     let (a_sprs, b_sprs) = (sprs_csr(a), sprs_csr(b));
     let (a_nal, b_nal) = (nalgebra_csr(a), nalgebra_csr(b));
 
-    let mut c_hand = CsrArrays {
-        rows: 0,
-        cols: 0,
-        row_ptr: vec![],
-        col_idx: vec![],
-        vals: vec![],
-    };
+    let mut c_hand = CsrArrays::default();
     let start = Instant::now();
     spgemm_hand(&a_rt, &b_rt, &mut c_hand);
     let call = start.elapsed();
@@ -294,13 +218,7 @@ fn bench_case(
     });
     g.bench_function("hand_gustavson_fresh", |bch| {
         bch.iter(|| {
-            let mut c = CsrArrays {
-                rows: 0,
-                cols: 0,
-                row_ptr: vec![],
-                col_idx: vec![],
-                vals: vec![],
-            };
+            let mut c = CsrArrays::default();
             spgemm_hand(&a_rt, &b_rt, &mut c);
             c
         })

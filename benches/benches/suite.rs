@@ -39,7 +39,7 @@
 //! Run with `cargo bench -p sparse-benches --bench suite`.
 
 mod common;
-use common::{check_close, check_same, group, nalgebra_csr};
+use common::{add_hand, check_close, check_same, group, nalgebra_csr, spgemm_hand};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{DMatrix, DVector};
 use nalgebra_sparse::ops::serial::{spmm_csc_dense, spmm_csr_dense};
@@ -729,130 +729,12 @@ fn spmm_hand(a: &Csr<f64, u32>, b: &[f64], c: &mut [f64]) {
     }
 }
 
-/// Gustavson SpGEMM `C = A B` into `c`'s arrays (cleared, capacity reused): a dense
-/// accumulator and a row stamp per column, each row's touched columns sorted (the
-/// `hand_gustavson` loop of the `spgemm` bench).
-///
-/// # Panics
-/// If the inner dimensions differ or `C` has more than `u32::MAX` entries.
-fn spgemm_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
-    let (rows, inner, cols) = (a.shape()[0], a.shape()[1], b.shape()[1]);
-    assert_eq!(b.shape()[0], inner, "inner dimensions differ");
-    assert!(rows < u32::MAX as usize, "row stamps are u32");
-    let (a_ptr, a_col, a_val) = (a.levels().1.pos(), a.levels().1.crd(), a.vals());
-    let (b_ptr, b_col, b_val) = (b.levels().1.pos(), b.levels().1.crd(), b.vals());
-    let mut acc = vec![0.0f64; cols];
-    let mut stamp = vec![0u32; cols];
-    (c.rows, c.cols) = (rows, cols);
-    c.row_ptr.clear();
-    c.col_idx.clear();
-    c.vals.clear();
-    c.row_ptr.push(0);
-    for i in 0..rows {
-        let mark = i as u32 + 1;
-        let start = c.col_idx.len();
-        // SAFETY: validated `Csr`s: row bounds in range and non-decreasing, columns of `a`
-        // below `inner` (rows of `b`), columns of `b` below `cols == acc.len() == stamp.len()`.
-        unsafe {
-            let (lo, hi) = (
-                *a_ptr.get_unchecked(i) as usize,
-                *a_ptr.get_unchecked(i + 1) as usize,
-            );
-            for pa in lo..hi {
-                let j = *a_col.get_unchecked(pa) as usize;
-                let av = *a_val.get_unchecked(pa);
-                let (b_lo, b_hi) = (
-                    *b_ptr.get_unchecked(j) as usize,
-                    *b_ptr.get_unchecked(j + 1) as usize,
-                );
-                for pb in b_lo..b_hi {
-                    let k = *b_col.get_unchecked(pb);
-                    let term = av * *b_val.get_unchecked(pb);
-                    let seen = stamp.get_unchecked_mut(k as usize);
-                    if *seen == mark {
-                        *acc.get_unchecked_mut(k as usize) += term;
-                    } else {
-                        *seen = mark;
-                        *acc.get_unchecked_mut(k as usize) = term;
-                        c.col_idx.push(k);
-                    }
-                }
-            }
-        }
-        let row = &mut c.col_idx[start..];
-        row.sort_unstable();
-        // SAFETY: every column in `row` was pushed above as some `k < cols == acc.len()`.
-        c.vals.extend(
-            row.iter()
-                .map(|&k| unsafe { *acc.get_unchecked(k as usize) }),
-        );
-        c.row_ptr
-            .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
-    }
-}
-
 /// The multiply-adds of `A B`.
 fn flops(a: &CsrArrays<u32>, b: &CsrArrays<u32>) -> usize {
     a.col_idx
         .iter()
         .map(|&j| (b.row_ptr[j as usize + 1] - b.row_ptr[j as usize]) as usize)
         .sum()
-}
-
-/// `C = A + B` into `c`'s arrays (cleared, capacity reused): a two-pointer merge per row.
-///
-/// # Panics
-/// If the shapes differ or `C` has more than `u32::MAX` entries.
-fn add_hand(a: &Csr<f64, u32>, b: &Csr<f64, u32>, c: &mut CsrArrays<u32>) {
-    assert_eq!(a.shape(), b.shape(), "shapes differ");
-    let rows = a.shape()[0];
-    let (a_ptr, a_col, a_val) = (a.levels().1.pos(), a.levels().1.crd(), a.vals());
-    let (b_ptr, b_col, b_val) = (b.levels().1.pos(), b.levels().1.crd(), b.vals());
-    (c.rows, c.cols) = (rows, a.shape()[1]);
-    c.row_ptr.clear();
-    c.col_idx.clear();
-    c.vals.clear();
-    c.col_idx.reserve(a_val.len() + b_val.len());
-    c.vals.reserve(a_val.len() + b_val.len());
-    c.row_ptr.push(0);
-    for i in 0..rows {
-        // SAFETY: validated `Csr`s of `rows` rows: row bounds in range, positions below a
-        // row's end index `crd` and `vals`.
-        unsafe {
-            let (mut p, p_end) = (
-                *a_ptr.get_unchecked(i) as usize,
-                *a_ptr.get_unchecked(i + 1) as usize,
-            );
-            let (mut q, q_end) = (
-                *b_ptr.get_unchecked(i) as usize,
-                *b_ptr.get_unchecked(i + 1) as usize,
-            );
-            while p < p_end && q < q_end {
-                let (ja, jb) = (*a_col.get_unchecked(p), *b_col.get_unchecked(q));
-                if ja < jb {
-                    c.col_idx.push(ja);
-                    c.vals.push(*a_val.get_unchecked(p));
-                    p += 1;
-                } else if jb < ja {
-                    c.col_idx.push(jb);
-                    c.vals.push(*b_val.get_unchecked(q));
-                    q += 1;
-                } else {
-                    c.col_idx.push(ja);
-                    c.vals
-                        .push(*a_val.get_unchecked(p) + *b_val.get_unchecked(q));
-                    p += 1;
-                    q += 1;
-                }
-            }
-            c.col_idx.extend_from_slice(a_col.get_unchecked(p..p_end));
-            c.vals.extend_from_slice(a_val.get_unchecked(p..p_end));
-            c.col_idx.extend_from_slice(b_col.get_unchecked(q..q_end));
-            c.vals.extend_from_slice(b_val.get_unchecked(q..q_end));
-        }
-        c.row_ptr
-            .push(u32::try_from(c.col_idx.len()).expect("C has at most u32::MAX entries"));
-    }
 }
 
 /// SDDMM `out(i, j) = B(i, j) * sum_k C(i, k) D(j, k)` at `B`'s entries, into the values of a
@@ -1240,13 +1122,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
             println!("spgemm/{ds}: skipped, {work} multiply-adds (over {limit})\n");
         } else {
             let (a_sprs, a_nal) = (common::sprs_csr(m), nalgebra_csr(m));
-            let mut c_hand = CsrArrays {
-                rows: 0,
-                cols: 0,
-                row_ptr: vec![],
-                col_idx: vec![],
-                vals: vec![],
-            };
+            let mut c_hand = CsrArrays::default();
             let mut c_gen = Csr::<f64, u32>::new(&[rows, cols]).expect("an empty output");
             let contenders = vec![
                 peer("hand", |check| {
@@ -1275,13 +1151,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
     if s.wants("add", ds) {
         let (a_sprs, b_sprs) = (common::sprs_csr(m), common::sprs_csr(&b_m));
         let (a_nal, b_nal) = (nalgebra_csr(m), nalgebra_csr(&b_m));
-        let mut c_hand = CsrArrays {
-            rows: 0,
-            cols: 0,
-            row_ptr: vec![],
-            col_idx: vec![],
-            vals: vec![],
-        };
+        let mut c_hand = CsrArrays::default();
         let mut c_gen = Csr::<f64, u32>::new(&[rows, cols]).expect("an empty output");
         let contenders = vec![
             peer("hand", |check| {
@@ -1429,13 +1299,7 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
     if s.wants("ttv", ds) {
         let c_vec = test_vector(dk);
         let c = Dense1::from_vec(c_vec.clone());
-        let mut a_hand = CsrArrays {
-            rows: 0,
-            cols: 0,
-            row_ptr: vec![],
-            col_idx: vec![],
-            vals: vec![],
-        };
+        let mut a_hand = CsrArrays::default();
         let mut a_gen = Csr::<f64, u32>::new(&[di, dj]).expect("an empty output");
         let contenders = vec![
             peer("hand", |check| {

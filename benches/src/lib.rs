@@ -10,7 +10,7 @@ use sparse_runtime::{
 };
 
 /// A CSR matrix as its three raw arrays, with index type `I`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CsrArrays<I> {
     /// Number of rows.
     pub rows: usize,

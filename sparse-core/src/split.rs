@@ -165,7 +165,9 @@ impl Term {
 
 /// The terms of `e`, a factor of a product if `in_product`.
 fn terms(kernel: &Kernel, e: Expr, in_product: bool) -> Vec<Term> {
-    let covering = |e: &Expr| crate::algebra::fill_of(kernel, e).is_none();
+    // A covering sum inside a product is a leaf (see `additive_terms`).
+    let covering_factor =
+        in_product && matches!(e, Expr::Sum(..)) && crate::algebra::fill_of(kernel, &e).is_none();
     match e {
         Expr::Binary(BinOp::Add, l, r) => {
             let mut t = terms(kernel, *l, in_product);
@@ -181,17 +183,13 @@ fn terms(kernel: &Kernel, e: Expr, in_product: bool) -> Vec<Term> {
             .into_iter()
             .map(Term::negate)
             .collect(),
-        Expr::Sum(vars, body)
-            if !(in_product && covering(&Expr::Sum(vars.clone(), body.clone()))) =>
-        {
-            terms(kernel, *body, in_product)
-                .into_iter()
-                .map(|mut t| {
-                    t.vars.splice(0..0, vars.iter().copied());
-                    t
-                })
-                .collect()
-        }
+        Expr::Sum(vars, body) if !covering_factor => terms(kernel, *body, in_product)
+            .into_iter()
+            .map(|mut t| {
+                t.vars.splice(0..0, vars.iter().copied());
+                t
+            })
+            .collect(),
         Expr::Binary(BinOp::Mul, l, r) => {
             let right = terms(kernel, *r, true);
             let mut product = Vec::new();

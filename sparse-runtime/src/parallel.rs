@@ -94,40 +94,18 @@ where
         // No component to write, but the loops may still have effects (errors).
         return (0..rows).try_for_each(|i| body(i, &mut []));
     }
-    let min = min_rows(row_len);
-    if rows <= min || !cfg!(feature = "parallel") {
-        return vals
-            .chunks_exact_mut(row_len)
-            .enumerate()
-            .try_for_each(|(i, row)| body(i, row));
+    #[cfg(feature = "parallel")]
+    {
+        let min = min_rows(row_len);
+        if rows > min {
+            use rayon::prelude::*;
+            return vals
+                .par_chunks_exact_mut(row_len)
+                .with_min_len(min)
+                .enumerate()
+                .try_for_each(|(i, row)| body(i, row));
+        }
     }
-    in_parallel(vals, row_len, min, &body)
-}
-
-#[cfg(feature = "parallel")]
-fn in_parallel<V, F>(
-    vals: &mut [V],
-    row_len: usize,
-    min: usize,
-    body: &F,
-) -> Result<(), crate::Error>
-where
-    V: Send,
-    F: Fn(usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
-{
-    use rayon::prelude::*;
-    vals.par_chunks_exact_mut(row_len)
-        .with_min_len(min)
-        .enumerate()
-        .try_for_each(|(i, row)| body(i, row))
-}
-
-#[cfg(not(feature = "parallel"))]
-fn in_parallel<V, F>(vals: &mut [V], row_len: usize, _: usize, body: &F) -> Result<(), crate::Error>
-where
-    V: Send,
-    F: Fn(usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
-{
     vals.chunks_exact_mut(row_len)
         .enumerate()
         .try_for_each(|(i, row)| body(i, row))
