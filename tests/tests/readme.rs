@@ -17,6 +17,10 @@ sparse_kernel! {
     pub fn ttv(a: &mut Csr<f64>, b: &Csf3<f64>, c: &Dense1<f64>) {
         a(i, j) = b(i, j, k) * c(k)
     }
+    #[schedule(parallel(never))]
+    pub fn spmm_serial(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
     pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
     }
@@ -46,6 +50,39 @@ sparse_kernel! {
     pub fn spmv_bcsr(y: &mut Dense1<f64>, a: &Bcsr<f64, 2, 2>, x: &Dense1<f64>) {
         y(i) = a(i, j) * x(j)
     }
+}
+
+/// README's "Parallel loops": the parallel SpMM, split at every row, and the serial one give
+/// the same bits, and the dense product's values.
+#[test]
+fn parallel_and_serial_spmm_agree() -> Result<(), Error> {
+    let (n, m, r) = (50, 40, 6);
+    let entries: Vec<([usize; 2], f64)> = (0..n)
+        .flat_map(|i| {
+            (0..m)
+                .filter(move |k| (i * 7 + k * 3) % 5 == 0)
+                .map(move |k| ([i, k], 0.1 * (i + k) as f64 - 1.3))
+        })
+        .collect();
+    let a = Csr::<f64>::from_entries(&[n, m], entries.iter().copied())?;
+    let b_vals: Vec<f64> = (0..m * r)
+        .map(|x| ((x * 37) % 11) as f64 / 7.0 - 0.6)
+        .collect();
+    let b = Dense2::from_vec(m, r, b_vals.clone())?;
+    let mut parallel = Dense2::<f64>::new(&[n, r])?;
+    let mut serial = Dense2::<f64>::new(&[n, r])?;
+    sparse_runtime::parallel::with_min_rows(1, || spmm(&mut parallel, &a, &b))?;
+    spmm_serial(&mut serial, &a, &b)?;
+    let bits = |t: &Dense2<f64>| t.as_slice().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&parallel), bits(&serial));
+    let mut want = vec![0.0; n * r];
+    for ([i, k], v) in &entries {
+        for j in 0..r {
+            want[i * r + j] += v * b_vals[k * r + j];
+        }
+    }
+    assert_eq!(serial.as_slice(), &want[..]);
+    Ok(())
 }
 
 #[test]
