@@ -202,7 +202,8 @@ fn print_options_print_what_explain_says() {
         lattices.contains("point 1: a.1 (Compressed), x.0 (Dense)\n      computes a(i, j) * x(j)\n      iterates a.1 by position; locates x.0"),
         "{lattices}"
     );
-    assert!(ir.contains("for i in 0..dim_i {"), "{ir}");
+    assert!(ir.contains("parallel rows 0..dim_i {"), "{ir}");
+    assert!(ir.contains("for i in row_lo..row_hi {"), "{ir}");
     // Several at once: each under a title, in a fixed order; the code only when asked.
     let all = ok(&[SPMV, &["--ir", "--code", "--graph"]].concat());
     let code = expansion(SPMV_SOURCE);

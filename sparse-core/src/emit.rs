@@ -124,10 +124,10 @@ pub fn kernel_fn_as(
     // order and finalized before `finish`, which keeps its invariants, and any early return
     // (`?`) or unwinding drops the guard, which leaves it the valid empty tensor of its shape.
     // Inside a parallel loop over a dense output's rows (`parallel_rows`, which splits the
-    // values into exactly `dim` rows of equal length or returns `Err`), a position located
-    // under the row's coordinate `i` lies in `[i * len, (i + 1) * len)` (dense levels'
-    // positions are row-major, `crate::parallel`), so `p - row_base` indexes the row's slice
-    // in range.
+    // values into exactly `dim` rows of equal length `len` or returns `Err`, and hands a task
+    // rows `row_lo..row_hi` as the slice from `row_base = row_lo * len`), a position located
+    // under a row's coordinate `i` lies in `[i * len, (i + 1) * len)` (dense levels' positions
+    // are row-major, `crate::parallel`), so `p - row_base` indexes the task's slice in range.
     let body = quote! {
         unsafe {
             #bindings
@@ -820,17 +820,19 @@ impl Emitter<'_> {
                 let label = reduce_label(*n);
                 quote! { break #label; }
             }
-            Stmt::Rows(v, t, rows, body) => {
-                // The closure's second parameter shadows the output's values with the row's
-                // (`crate::parallel`): the body indexes them from `row_base`.
-                let (v, vals) = (self.local(*v), self.local(Local::Vals(*t)));
+            Stmt::Rows(t, rows, body) => {
+                // The closure's last parameter shadows the output's values with those of the
+                // task's rows (`crate::parallel`): the body indexes them from `row_base`.
+                let vals = self.local(Local::Vals(*t));
+                let [lo, hi, base] =
+                    [Local::RowLo, Local::RowHi, Local::RowBase].map(|l| self.local(l));
                 let rows = self.expr(rows, 0);
                 let body = self.block(body);
                 quote! {
                     ::sparse_runtime::__private::parallel_rows(
                         #vals,
                         #rows,
-                        |#v, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                        move |#lo, #hi, #base, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
                             #body
                             ::core::result::Result::Ok(())
                         },

@@ -750,7 +750,8 @@ loop nest 1 of 1: y(i) = sum_j(a(i, j) * x(j))
     #[test]
     fn ir_lists_the_body_and_the_compute_variant() {
         let text = ir(&spmv());
-        assert!(text.contains("for i in 0..dim_i {"), "{text}");
+        assert!(text.contains("parallel rows 0..dim_i {"), "{text}");
+        assert!(text.contains("for i in row_lo..row_hi {"), "{text}");
         let c = compiled(syn::parse_quote! {
             #[schedule(compute(values))]
             fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, k) = a(i, j) * b(j, k) }

@@ -70,8 +70,12 @@ pub enum Local {
     /// The key prefix (the key divided by the level's stride) shared by the workspace
     /// entries below one coordinate of an output level.
     Group(usize),
-    /// The position of the first component of the dense output's row in a parallel
-    /// [`Stmt::Rows`] (its values are the row's there).
+    /// The first row of a task of a parallel [`Stmt::Rows`].
+    RowLo,
+    /// The end of the rows of a task of a parallel [`Stmt::Rows`].
+    RowHi,
+    /// The position of the first component of a task's rows of the dense output in a
+    /// parallel [`Stmt::Rows`] (its values are those rows' there).
     RowBase,
 }
 
@@ -227,11 +231,11 @@ pub enum Stmt {
     Block(usize, Vec<Stmt>),
     /// `break 'reduce_n;`: the reduction's value can no longer change.
     Exit(usize),
-    /// `for var in 0..rows { body }` over the first level of dense output `tensor`, run by
-    /// the runtime's `parallel_rows`, in parallel where it can: inside `body` the output's
-    /// values are the row of `var` alone, and its positions are offsets from
-    /// [`Local::RowBase`] (`crate::parallel`).
-    Rows(Local, TensorId, Expr, Vec<Stmt>),
+    /// The rows `0..rows` of the first level of dense output `tensor`, split by the runtime's
+    /// `parallel_rows` into tasks run in parallel where it can: `body` runs once per task,
+    /// for rows [`Local::RowLo`]`..`[`Local::RowHi`], and inside it the output's values are
+    /// those rows' alone, its positions offsets from [`Local::RowBase`] (`crate::parallel`).
+    Rows(TensorId, Expr, Vec<Stmt>),
 }
 
 /// Shorthands used by lowering.
@@ -371,9 +375,9 @@ impl Printer<'_, '_> {
                 writeln!(self.f, "{pad}}}")
             }
             Stmt::Exit(n) => writeln!(self.f, "{pad}break 'reduce_{n}"),
-            Stmt::Rows(v, _, rows, body) => {
-                let (v, rows) = (self.name(Some(v)), self.expr(rows));
-                writeln!(self.f, "{pad}parallel for {v} in 0..{rows} {{")?;
+            Stmt::Rows(_, rows, body) => {
+                let rows = self.expr(rows);
+                writeln!(self.f, "{pad}parallel rows 0..{rows} {{")?;
                 self.block(body, depth + 1)?;
                 writeln!(self.f, "{pad}}}")
             }
@@ -463,7 +467,7 @@ fn prune_block(stmts: Vec<Stmt>) -> (Vec<Stmt>, HashSet<Local>) {
                 Stmt::LetPair(a, b, m && a.is_some(), value)
             }
             Stmt::For(v, lo, hi, body) => Stmt::For(v, lo, hi, prune_nested(body, &mut live)),
-            Stmt::Rows(v, t, rows, body) => Stmt::Rows(v, t, rows, prune_nested(body, &mut live)),
+            Stmt::Rows(t, rows, body) => Stmt::Rows(t, rows, prune_nested(body, &mut live)),
             Stmt::While(c, body) => Stmt::While(c, prune_nested(body, &mut live)),
             Stmt::Block(n, body) => Stmt::Block(n, prune_nested(body, &mut live)),
             Stmt::If(c, t, e) => {
@@ -499,7 +503,7 @@ fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
             visit_expr(lo, f);
             visit_expr(hi, f);
         }
-        Stmt::While(c, _) | Stmt::If(c, _, _) | Stmt::Rows(_, _, c, _) => visit_expr(c, f),
+        Stmt::While(c, _) | Stmt::If(c, _, _) | Stmt::Rows(_, c, _) => visit_expr(c, f),
         Stmt::Block(..) | Stmt::Exit(_) => {}
     }
 }
@@ -511,7 +515,7 @@ fn stmt_uses(stmt: &Stmt, name: Local) -> bool {
         Stmt::For(_, lo, hi, body) => {
             expr_uses(lo, name) || expr_uses(hi, name) || block_uses(body, name)
         }
-        Stmt::While(c, body) | Stmt::Rows(_, _, c, body) => {
+        Stmt::While(c, body) | Stmt::Rows(_, c, body) => {
             expr_uses(c, name) || block_uses(body, name)
         }
         Stmt::If(c, t, e) => expr_uses(c, name) || block_uses(t, name) || block_uses(e, name),
@@ -527,7 +531,7 @@ pub fn exits(stmts: &[Stmt], n: usize) -> bool {
         Stmt::For(_, _, _, body)
         | Stmt::While(_, body)
         | Stmt::Block(_, body)
-        | Stmt::Rows(_, _, _, body) => exits(body, n),
+        | Stmt::Rows(_, _, body) => exits(body, n),
         Stmt::If(_, t, e) => exits(t, n) || exits(e, n),
         _ => false,
     })
@@ -579,8 +583,10 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
             Stmt::Expr(e) => visit_expr(e, f),
             Stmt::Block(_, body) => visit_locals(body, f),
             Stmt::Exit(_) => {}
-            Stmt::Rows(n, _, rows, body) => {
-                f(*n);
+            Stmt::Rows(_, rows, body) => {
+                [Local::RowLo, Local::RowHi, Local::RowBase]
+                    .into_iter()
+                    .for_each(&mut *f);
                 visit_expr(rows, f);
                 visit_locals(body, f);
             }

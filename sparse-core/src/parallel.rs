@@ -1,15 +1,17 @@
 //! Parallel rows of a dense output: the outermost loop of a nest that runs over the first
 //! storage level of an all-dense output (`for i in 0..dim_i`) becomes a [`Stmt::Rows`], which
-//! the runtime's `parallel_rows` runs in parallel, handing each iteration the output's row
-//! of `i` as its own `&mut` slice.
+//! the runtime's `parallel_rows` splits into tasks of consecutive rows run in parallel,
+//! handing each task the output's values of its rows as its own `&mut` slice. A task runs
+//! the loop over its rows as the serial code does (one call per task, not per row, so the
+//! loop compiles as the serial one).
 //!
 //! Why this is sound and gives the serial result, bit for bit:
 //! - **Disjoint writes.** Below coordinate `i` of a dense first level, every position of a
 //!   dense output lies in `[i * len, (i + 1) * len)`, `len` being the product of the sizes of
 //!   the levels below (a `Dense` level's position is its parent's times its size plus its
 //!   coordinate). So an iteration that reaches the output only through positions it located
-//!   under `i` writes only its row; the positions are rewritten as offsets from the row's
-//!   first position ([`Local::RowBase`]) into the row slice.
+//!   under `i` writes only its row; the positions are rewritten as offsets from the first
+//!   position of the task's first row ([`Local::RowBase`]) into the task's slice.
 //! - **Nothing else shared is written.** An iteration may assign only the output's values
 //!   and locals it binds itself, and read, besides its own locals, only dimensions, level
 //!   structs, value arrays and parameters (all read-only). A scratch array, workspace,
@@ -65,15 +67,12 @@ fn rows_in(body: Vec<Stmt>, t: TensorId, v: VarId) -> Vec<Stmt> {
                     out.push(Stmt::For(var, lo, hi, loop_body));
                     continue;
                 }
-                let mut row = Vec::with_capacity(loop_body.len() + 2);
-                row.extend(fill.take());
-                if ir::block_uses(&loop_body, Local::Vals(t)) {
-                    let len = ir::call(ir::var(Local::Vals(t)), "len", vec![]);
-                    let base = ir::bin(Op::Mul, ir::var(var), len);
-                    row.push(Stmt::Let(Local::RowBase, false, base));
-                }
-                row.extend(loop_body.into_iter().map(|s| offsets(s, t)));
-                out.push(Stmt::Rows(var, t, hi, row));
+                // Per task: the fill of its rows, then the loop over them.
+                let mut task: Vec<Stmt> = fill.take().into_iter().collect();
+                let rows = loop_body.into_iter().map(|s| offsets(s, t)).collect();
+                let (lo, end) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
+                task.push(Stmt::For(var, lo, end, rows));
+                out.push(Stmt::Rows(t, hi, task));
             }
             Stmt::If(c, then, otherwise) => {
                 out.extend(fill.take());
@@ -117,11 +116,11 @@ fn bound_locals(body: &[Stmt], out: &mut HashSet<Local>) {
                 out.insert(*l);
             }
             Stmt::LetPair(a, b, _, _) => out.extend(a.iter().chain(b)),
-            Stmt::For(l, _, _, b) | Stmt::Rows(l, _, _, b) => {
+            Stmt::For(l, _, _, b) => {
                 out.insert(*l);
                 bound_locals(b, out);
             }
-            Stmt::While(_, b) | Stmt::Block(_, b) => bound_locals(b, out),
+            Stmt::While(_, b) | Stmt::Block(_, b) | Stmt::Rows(_, _, b) => bound_locals(b, out),
             Stmt::If(_, a, b) => {
                 bound_locals(a, out);
                 bound_locals(b, out);
@@ -200,7 +199,7 @@ fn offsets(s: Stmt, t: TensorId) -> Stmt {
         Stmt::While(c, b) => Stmt::While(e(c), block(b)),
         Stmt::If(c, a, b) => Stmt::If(e(c), block(a), block(b)),
         Stmt::Block(n, b) => Stmt::Block(n, block(b)),
-        Stmt::Rows(l, u, n, b) => Stmt::Rows(l, u, e(n), block(b)),
+        Stmt::Rows(u, n, b) => Stmt::Rows(u, e(n), block(b)),
         s @ (Stmt::Expr(_) | Stmt::Exit(_)) => s,
     }
 }

@@ -143,10 +143,10 @@ fn ir_prints_as_pseudocode() {
         names: &c.names,
     }
     .to_string();
-    // The rows of the dense output are independent: the loop over them runs in parallel,
-    // each iteration writing its row, indexed from the row's first position.
-    assert!(text.starts_with("parallel for i in 0..dim_i {"), "{text}");
-    assert!(text.contains("let row_base = (i * y_vals.len())"), "{text}");
+    // The rows of the dense output are independent: they are split into parallel tasks, each
+    // running the loop over its rows and writing them, indexed from its first row's position.
+    assert!(text.starts_with("parallel rows 0..dim_i {"), "{text}");
+    assert!(text.contains("for i in row_lo..row_hi {"), "{text}");
     assert!(text.contains("t0 += (a_vals[p_a1] * x_vals[j])"), "{text}");
     assert!(text.contains("y_vals[(i - row_base)] = t0"), "{text}");
 }

@@ -67,10 +67,12 @@ pub fn with_min_rows<R>(rows: usize, f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// Calls `body(i, row_i)` for every row `i` of `vals`, which holds `rows` rows of equal
-/// length, in parallel where the feature `parallel` is on and there are enough rows; the
-/// first `Err` (in row order when serial, any when parallel) is returned. Generated code
-/// calls it; `body` reaches the output only through the row it is given.
+/// Calls `body(lo, hi, base, vals_lo_hi)` for consecutive ranges of rows `lo..hi` covering
+/// the `rows` rows of `vals` (rows of equal length), where `vals_lo_hi` are those rows'
+/// values, starting at position `base` of `vals`: once for all the rows when serial, once per
+/// task of at least [`min_rows`] rows in parallel (feature `parallel`, enough rows). The first
+/// `Err` (any, in parallel) is returned. Generated code calls it; `body` reaches the output
+/// only through the slice it is given.
 ///
 /// `vals.len()` must be a multiple of `rows`: it is, for a dense output whose first level
 /// has `rows` coordinates; otherwise nothing is computed and the result is an `Err`.
@@ -78,7 +80,7 @@ pub fn with_min_rows<R>(rows: usize, f: impl FnOnce() -> R) -> R {
 pub fn rows<V, F>(vals: &mut [V], rows: usize, body: F) -> Result<(), crate::Error>
 where
     V: Send,
-    F: Fn(usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
+    F: Fn(usize, usize, usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
 {
     if rows == 0 {
         return match vals.is_empty() {
@@ -90,25 +92,22 @@ where
     if row_len * rows != vals.len() {
         return Err(uneven(vals.len(), rows));
     }
-    if row_len == 0 {
-        // No component to write, but the loops may still have effects (errors).
-        return (0..rows).try_for_each(|i| body(i, &mut []));
-    }
     #[cfg(feature = "parallel")]
     {
         let min = min_rows(row_len);
-        if rows > min {
+        if rows > min && row_len > 0 {
             use rayon::prelude::*;
+            let task = min * row_len;
             return vals
-                .par_chunks_exact_mut(row_len)
-                .with_min_len(min)
+                .par_chunks_mut(task)
                 .enumerate()
-                .try_for_each(|(i, row)| body(i, row));
+                .try_for_each(|(n, chunk)| {
+                    let lo = n * min;
+                    body(lo, lo + chunk.len() / row_len, lo * row_len, chunk)
+                });
         }
     }
-    vals.chunks_exact_mut(row_len)
-        .enumerate()
-        .try_for_each(|(i, row)| body(i, row))
+    body(0, rows, 0, vals)
 }
 
 /// The error of a value array that does not split into the rows a kernel expects: a
@@ -126,9 +125,13 @@ mod tests {
     use super::*;
 
     fn doubled_rows(vals: &mut [u64], rows: usize) -> Result<(), crate::Error> {
-        super::rows(vals, rows, |i, row| {
-            for (k, v) in row.iter_mut().enumerate() {
-                *v = (i * 10 + k) as u64;
+        let row_len = vals.len() / rows.max(1);
+        super::rows(vals, rows, |lo, hi, base, task| {
+            assert_eq!((task.len(), base), ((hi - lo) * row_len, lo * row_len));
+            for i in lo..hi {
+                for k in 0..row_len {
+                    task[i * row_len + k - base] = (i * 10 + k) as u64;
+                }
             }
             Ok(())
         })
@@ -150,26 +153,28 @@ mod tests {
         assert_eq!(vals, [0; 7], "nothing computed");
         assert!(doubled_rows(&mut [], 0).is_ok());
         assert!(doubled_rows(&mut [0], 0).is_err());
-        // Rows of no component: the body still runs once per row.
+        // Rows of no component: the body still runs, over all of them.
         let calls = std::sync::atomic::AtomicUsize::new(0);
-        super::rows(&mut [] as &mut [u64], 3, |_, row| {
-            assert!(row.is_empty());
+        super::rows(&mut [] as &mut [u64], 3, |lo, hi, _, task| {
+            assert!(task.is_empty() && (lo, hi) == (0, 3));
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(())
         })
         .unwrap();
-        assert_eq!(calls.into_inner(), 3);
+        assert_eq!(calls.into_inner(), 1);
     }
 
     #[test]
     fn the_first_error_is_returned() {
         let mut vals = vec![0u64; 100];
         let r = with_min_rows(1, || {
-            super::rows(&mut vals, 100, |i, _| match i {
-                37 => Err(crate::Error::NotRepresentable {
-                    detail: "row 37".into(),
-                }),
-                _ => Ok(()),
+            super::rows(&mut vals, 100, |lo, hi, _, _| {
+                match (lo..hi).contains(&37) {
+                    true => Err(crate::Error::NotRepresentable {
+                        detail: "row 37".into(),
+                    }),
+                    false => Ok(()),
+                }
             })
         });
         assert!(r.unwrap_err().to_string().contains("row 37"));

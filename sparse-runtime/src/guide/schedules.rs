@@ -202,7 +202,8 @@
 //!
 //! Kept serial today: sparse outputs, scalar outputs (a dot product), loop nests whose
 //! outermost loop iterates a sparse level, workspaces and scratch arrays. `--ir` of the
-//! `sparse-kernel` CLI prints a parallel loop as `parallel for i in 0..dim_i`.
+//! `sparse-kernel` CLI prints a parallel loop as `parallel rows 0..dim_i`, around the loop
+//! each task runs over its rows `row_lo..row_hi`.
 //!
 //! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
 //! from inside another parallel loop, say); building the runtime with
