@@ -16,7 +16,9 @@ where
     V: Value,
     C: AsRef<[usize]>,
 {
-    let mut list = Entries::new(shape);
+    let entries = entries.into_iter();
+    // Room for the entries the iterator promises (a promise only: the list grows past it).
+    let mut list = Entries::with_capacity(shape, entries.size_hint().0);
     for (coord, v) in entries {
         list.push(coord.as_ref(), v)?;
     }

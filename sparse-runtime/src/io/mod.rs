@@ -148,7 +148,10 @@ impl<V: Value> Entries<V> {
     /// fails (pushing grows the lists anyway).
     fn reserve(&mut self, additional: usize) {
         let coords = additional.saturating_mul(self.shape.len());
-        if self.coords.try_reserve(coords).is_ok() && self.vals.try_reserve(additional).is_err() {
+        let what = "an entry list";
+        if crate::alloc::reserve(&mut self.coords, coords, what).is_ok()
+            && crate::alloc::reserve(&mut self.vals, additional, what).is_err()
+        {
             self.coords.shrink_to_fit();
         }
     }
