@@ -719,21 +719,7 @@ impl Emitter<'_> {
     /// arrays are pointers loaded from the tensors, which LLVM must assume may overlap. A
     /// sparse output's arrays grow during assembly and stay captured.
     fn disjoint_slices(&self, stmts: TokenStream) -> TokenStream {
-        let kernel = self.kernel;
-        let v = &kernel.value_type;
-        let assembled = self.assembled_tensor();
-        let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
-        let (params, args): (Vec<TokenStream>, Vec<Ident>) = (0..kernel.tensors.len())
-            .filter(|&t| Some(t) != assembled && self.used.contains(&Local::Vals(t)))
-            .map(|t| {
-                let vals = self.local(Local::Vals(t));
-                let ty = match Some(t) == output {
-                    true => quote!(&mut [#v]),
-                    false => quote!(&[#v]),
-                };
-                (quote!(#vals: #ty), vals)
-            })
-            .unzip();
+        let (params, args) = self.slice_params();
         if params.is_empty() {
             return stmts;
         }
@@ -743,6 +729,26 @@ impl Emitter<'_> {
                 ::core::result::Result::Ok(())
             })(#(#args),*)?;
         }
+    }
+
+    /// The parameters (`a_vals: &[V]`, the dense output's `&mut [V]`) and arguments of
+    /// [`Emitter::disjoint_slices`]' closure.
+    fn slice_params(&self) -> (Vec<TokenStream>, Vec<Ident>) {
+        let kernel = self.kernel;
+        let v = &kernel.value_type;
+        let assembled = self.assembled_tensor();
+        let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
+        (0..kernel.tensors.len())
+            .filter(|&t| Some(t) != assembled && self.used.contains(&Local::Vals(t)))
+            .map(|t| {
+                let vals = self.local(Local::Vals(t));
+                let ty = match Some(t) == output {
+                    true => quote!(&mut [#v]),
+                    false => quote!(&[#v]),
+                };
+                (quote!(#vals: #ty), vals)
+            })
+            .unzip()
     }
 
     fn block(&self, stmts: &[Stmt]) -> TokenStream {
@@ -822,12 +828,16 @@ impl Emitter<'_> {
             }
             Stmt::Rows(t, rows, body) => {
                 // The closure's last parameter shadows the output's values with those of the
-                // task's rows (`crate::parallel`): the body indexes them from `row_base`.
+                // task's rows (`crate::parallel`): the body indexes them from `row_base`. The
+                // task captures the inputs' value arrays, so its body takes them (and its rows)
+                // as slice arguments again, as the serial nest does (`disjoint_slices`):
+                // captured, they lost `noalias`, and LLVM reloaded every input value and level
+                // size after each store into the output (CSR SpMM: twice the time).
                 let vals = self.local(Local::Vals(*t));
                 let [lo, hi, base] =
                     [Local::RowLo, Local::RowHi, Local::RowBase].map(|l| self.local(l));
                 let rows = self.expr(rows, 0);
-                let body = self.block(body);
+                let body = self.disjoint_slices(self.block(body));
                 quote! {
                     ::sparse_runtime::__private::parallel_rows(
                         #vals,
