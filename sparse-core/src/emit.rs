@@ -112,7 +112,8 @@ pub fn kernel_fn_as(
     // variable equal, so coordinates read from one tensor index the others in range (through
     // a window, `check_window` made `lo <= hi <= size` and `step >= 1`, and the variable's
     // size is `window_len`, so `lo + step * i < hi` for every `i` below it, and a segment
-    // narrowed by `seek` stays within the level's own bounds); the
+    // narrowed by `seek` stays within the level's own bounds; a register block's coordinates
+    // `block_start + lane` are below the dimension, as `block_start + LANES <= dim`); the
     // assertions above make rustc prove each tensor has the format the code was generated
     // for; a workspace's keys are its coordinates linearized over the dimensions its size is
     // the product of, so each is below that size (`add_unchecked`), and its entries are read
@@ -854,6 +855,11 @@ impl Emitter<'_> {
 
     fn lvalue(&self, e: &Expr) -> TokenStream {
         match e {
+            Expr::Lane(base, i) => {
+                let base = self.expr(base, PREC_ATOM);
+                let i = self.expr(i, 0);
+                quote! { #base[#i] }
+            }
             Expr::Index(base, i) => {
                 let base = self.expr(base, PREC_ATOM);
                 let i = self.expr(i, 0);
@@ -955,6 +961,19 @@ impl Emitter<'_> {
             Expr::Slice(items) => {
                 push(out, quote!(&));
                 out.push(group(Delimiter::Bracket, self.comma_list(items)));
+            }
+            Expr::Repeat(v, n) => {
+                let mut inner = Vec::new();
+                self.write(v, 0, &mut inner);
+                push(&mut inner, quote!(;));
+                inner.push(TokenTree::Literal(Literal::usize_unsuffixed(*n)));
+                out.push(group(Delimiter::Bracket, inner));
+            }
+            Expr::Lane(base, i) => {
+                self.write(base, PREC_ATOM, out);
+                let mut inner = Vec::new();
+                self.write(i, 0, &mut inner);
+                out.push(group(Delimiter::Bracket, inner));
             }
             Expr::Pair(a, b) => {
                 let mut inner = Vec::new();

@@ -77,6 +77,13 @@ pub enum Local {
     /// The position of the first component of a task's rows of the dense output in a
     /// parallel [`Stmt::Rows`] (its values are those rows' there).
     RowBase,
+    /// The register block of a dense output's innermost row (`crate::register_block`): an
+    /// array of [`crate::register_block::LANES`] values.
+    Block,
+    /// The first coordinate of the current register block.
+    BlockStart,
+    /// A lane of the register block (a coordinate, minus [`Local::BlockStart`]).
+    Lane,
 }
 
 /// Operators of index and value arithmetic.
@@ -179,6 +186,11 @@ pub enum Expr {
     Slice(Vec<Expr>),
     /// A function of the kernel (`Kernel::functions`) applied to values.
     Apply(Callee, Vec<Expr>),
+    /// `[value; n]`: a register block's array.
+    Repeat(Box<Expr>, usize),
+    /// `array[lane]`, bounds-checked: an element of a register block (its lanes run over
+    /// `0..n`, so LLVM removes the check).
+    Lane(Box<Expr>, Box<Expr>),
 }
 
 /// What [`Expr::Apply`] calls.
@@ -402,6 +414,8 @@ impl Printer<'_, '_> {
                 let items: Vec<String> = items.iter().map(|a| self.expr(a)).collect();
                 format!("&[{}]", items.join(", "))
             }
+            Expr::Repeat(v, n) => format!("[{}; {n}]", self.expr(v)),
+            Expr::Lane(a, i) => format!("{}[{}]", self.expr(a), self.expr(i)),
             Expr::Value(ValueConst::Zero) => "0".to_string(),
             Expr::Value(ValueConst::Infinity(negative)) => {
                 if *negative { "-inf" } else { "inf" }.to_string()
@@ -594,17 +608,24 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
     }
 }
 
-fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
+pub(crate) fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
     match e {
         Expr::Var(v) => f(*v),
         Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) | Expr::NewScratch => {}
-        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Min(a, b) | Expr::Pair(a, b) => {
+        Expr::Binary(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Min(a, b)
+        | Expr::Pair(a, b)
+        | Expr::Lane(a, b) => {
             visit_expr(a, f);
             visit_expr(b, f);
         }
-        Expr::Neg(a) | Expr::Not(a) | Expr::Deref(a) | Expr::Try(a) | Expr::NewWorkspace(_, a) => {
-            visit_expr(a, f)
-        }
+        Expr::Neg(a)
+        | Expr::Not(a)
+        | Expr::Deref(a)
+        | Expr::Try(a)
+        | Expr::NewWorkspace(_, a)
+        | Expr::Repeat(a, _) => visit_expr(a, f),
         Expr::Call(r, _, args) => {
             visit_expr(r, f);
             args.iter().for_each(|a| visit_expr(a, f));

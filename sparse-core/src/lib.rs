@@ -23,6 +23,7 @@ pub mod lower;
 pub mod names;
 pub mod notation;
 pub mod parallel;
+pub mod register_block;
 pub mod schedule;
 pub mod sequence;
 pub mod signature;
@@ -244,7 +245,7 @@ pub fn compile_with(
             }
             Some(body)
         };
-        let mut body = lower_all(false, &mut diags)?;
+        let mut body = register_block::blocks(&kernel, lower_all(false, &mut diags)?);
         if schedule.serial.is_none() {
             body = parallel::rows(&kernel, body);
         }

@@ -105,6 +105,9 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::RowLo => "row_lo".into(),
         Local::RowHi => "row_hi".into(),
         Local::RowBase => "row_base".into(),
+        Local::Block => "block".into(),
+        Local::BlockStart => "block_start".into(),
+        Local::Lane => "lane".into(),
     }
 }
 

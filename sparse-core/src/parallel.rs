@@ -109,7 +109,7 @@ fn independent(body: &[Stmt], t: TensorId, var: Local) -> bool {
 }
 
 /// The locals a block binds (`let`, loop variables), at any depth.
-fn bound_locals(body: &[Stmt], out: &mut HashSet<Local>) {
+pub(crate) fn bound_locals(body: &[Stmt], out: &mut HashSet<Local>) {
     for s in body {
         match s {
             Stmt::Let(l, _, _) => {
@@ -138,6 +138,9 @@ fn stmt_ok(s: &Stmt, t: TensorId, bound: &HashSet<Local>) -> bool {
         Stmt::Assign(target, _, value) => {
             let target_ok = match target {
                 Expr::Var(l) => bound.contains(l),
+                Expr::Lane(base, at) => {
+                    matches!(**base, Expr::Var(l) if bound.contains(&l)) && expr_ok(at)
+                }
                 Expr::Index(base, at) => is_vals(base, t) && expr_ok(at),
                 _ => false,
             };
@@ -163,10 +166,12 @@ fn expr_ok(e: &Expr, t: TensorId, bound: &HashSet<Local>) -> bool {
         Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => true,
         // A scalar output, or fresh scratch and workspace storage.
         Expr::Deref(_) | Expr::NewScratch | Expr::NewWorkspace(..) => false,
-        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Min(a, b) | Expr::Pair(a, b) => {
-            ok(a) && ok(b)
-        }
-        Expr::Neg(a) | Expr::Not(a) | Expr::Try(a) => ok(a),
+        Expr::Binary(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Min(a, b)
+        | Expr::Pair(a, b)
+        | Expr::Lane(a, b) => ok(a) && ok(b),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Try(a) | Expr::Repeat(a, _) => ok(a),
         Expr::Call(recv, _, args) => ok(recv) && args.iter().all(ok),
         Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => args.iter().all(ok),
         Expr::Select(c, a, b) => ok(c) && ok(a) && ok(b),
@@ -216,6 +221,8 @@ fn offset_expr(e: Expr, t: TensorId) -> Expr {
         Expr::Index(a, b) => Expr::Index(f(a), f(b)),
         Expr::Min(a, b) => Expr::Min(f(a), f(b)),
         Expr::Pair(a, b) => Expr::Pair(f(a), f(b)),
+        Expr::Lane(a, b) => Expr::Lane(f(a), f(b)),
+        Expr::Repeat(a, n) => Expr::Repeat(f(a), n),
         Expr::Neg(a) => Expr::Neg(f(a)),
         Expr::Not(a) => Expr::Not(f(a)),
         Expr::Deref(a) => Expr::Deref(f(a)),

@@ -305,3 +305,17 @@ fn any_exits_at_its_annihilator() {
         }"
     ));
 }
+
+#[test]
+fn spmm_updates_register_blocks_of_the_output_row() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmm(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) { c(i, k) = a(i, j) * b(j, k) }"
+    ));
+}
+
+#[test]
+fn mttkrp_holds_a_register_block_across_two_sparse_loops() {
+    insta::assert_snapshot!(generated(
+        "pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, k, l) * c(k, j) * d(l, j) }"
+    ));
+}

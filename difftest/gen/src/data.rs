@@ -476,8 +476,11 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
         // Sizes per class.
         let mut size_of_class: BTreeMap<usize, usize> = BTreeMap::new();
         for &c in &class {
+            // Now and then past 8, the width of a register block of a dense output's row
+            // (`sparse_core::register_block::LANES`): one block, a block and a remainder.
             size_of_class.entry(c).or_insert_with(|| {
-                [0, 1, 2, 3, 4, 5, 6, 7][rng.weighted(&[3, 7, 15, 15, 15, 15, 15, 15])]
+                [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 17]
+                    [rng.weighted(&[3, 7, 15, 15, 15, 15, 15, 15, 3, 3, 2])]
             });
         }
         // A singleton padded under a dense level cannot have size 0.
