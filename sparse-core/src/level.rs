@@ -88,6 +88,9 @@ pub enum LevelFn {
     InsertCoord,
     /// `append_init(parent_size_hint)`: starts append assembly.
     AppendInit,
+    /// `append_reserve(entries)`: makes room for that many appended positions, a bound the
+    /// kernel computed from its inputs (a hint: appending past it grows the level).
+    AppendReserve,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
     AppendCoord,
     /// `append_coords(coords)`: appends a run of coordinates (an exact-size iterator, such
@@ -227,6 +230,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         func(LevelFn::PosAccess, "pos_access_unchecked"),
         func(LevelFn::RunEnd, "run_end_unchecked"),
         func(LevelFn::AppendInit, "append_init"),
+        func(LevelFn::AppendReserve, "append_reserve"),
         func(LevelFn::AppendCoord, "append_coord"),
         func(LevelFn::AppendCoords, "append_coords"),
         func(LevelFn::AppendEdges, "append_edges"),
@@ -259,6 +263,7 @@ pub static SINGLETON: LevelDecl = LevelDecl {
         func(LevelFn::RunEnd, "run_end_unchecked"),
         func(LevelFn::Stored, "is_stored_unchecked"),
         func(LevelFn::AppendInit, "append_init"),
+        func(LevelFn::AppendReserve, "append_reserve"),
         func(LevelFn::AppendCoord, "append_coord"),
         func(LevelFn::Len, "len"),
     ],
@@ -521,7 +526,12 @@ mod tests {
                 );
             }
             if kind.assembly == Some(Assembly::Append) {
-                for f in [LevelFn::AppendInit, LevelFn::AppendCoord, LevelFn::Len] {
+                for f in [
+                    LevelFn::AppendInit,
+                    LevelFn::AppendReserve,
+                    LevelFn::AppendCoord,
+                    LevelFn::Len,
+                ] {
                     assert!(has(f), "{} lacks {f:?}", kind.name);
                 }
                 if !kind.branchless {

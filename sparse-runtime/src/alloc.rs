@@ -57,6 +57,15 @@ pub(crate) fn reserve<T>(v: &mut Vec<T>, additional: usize, what: &str) -> Resul
     Ok(())
 }
 
+/// Makes room in an appended output's values for `entries` more: a bound the kernel computed
+/// from its inputs (see `append_reserve` of the levels). Only a hint: if the memory cannot be
+/// had, appending grows the values.
+#[doc(hidden)]
+#[inline]
+pub fn reserve_values<V>(vals: &mut Vec<V>, entries: usize) {
+    let _ = reserve(vals, entries, "appended values");
+}
+
 /// Asks the kernel to back `v`'s allocation with transparent huge pages if it holds at least
 /// [`HUGE`] bytes; pages already touched keep their backing until the kernel merges them.
 #[cfg(target_os = "linux")]

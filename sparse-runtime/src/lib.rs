@@ -446,6 +446,7 @@ pub mod prelude {
 /// Items generated code names by absolute path. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::alloc::reserve_values;
     pub use crate::block::{append_fill_block, append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::error::fill_mismatch;

@@ -79,8 +79,84 @@ impl Lowerer<'_> {
             )));
         }
         stmts.push(Stmt::Expr(call(self.vals(a), "clear", vec![])));
+        stmts.extend(self.reserve_entries(a));
         stmts.extend(self.block_len(a));
         stmts
+    }
+
+    /// Reserves room for the output's entries in its last group's levels and its values, from
+    /// [`Lowerer::entry_bound`] (SciPy sizes a sum's arrays by `nnz(A) + nnz(B)` likewise):
+    /// one allocation (with huge pages where large) instead of growth by doubling. Nothing
+    /// when there is no bound, or when the last level is not appended (a dense block at the
+    /// bottom stores a block per entry). A bound too small only costs growth.
+    fn reserve_entries(&self, a: AccessId) -> Vec<Stmt> {
+        let format = self.format(a);
+        let last = format.order() - 1;
+        if format.levels[last].assembly() != Some(Assembly::Append) {
+            return Vec::new();
+        }
+        let Some(bound) = self.entry_bound(&self.kernel.rhs) else {
+            return Vec::new();
+        };
+        let (start, end) = self.group_of(a, last);
+        let mut stmts: Vec<Stmt> = (start..=end)
+            .filter(|&k| format.levels[k].assembly() == Some(Assembly::Append))
+            .map(|k| Stmt::Expr(self.level_call(a, k, LevelFn::AppendReserve, vec![bound.clone()])))
+            .collect();
+        let values = IrExpr::Runtime("reserve_values", vec![self.vals(a), bound]);
+        stmts.push(Stmt::Expr(values));
+        stmts
+    }
+
+    /// An upper bound on the entries the output receives, from its operands' stored counts:
+    /// an operand that has every output variable stores at most `vals.len()` tuples of them
+    /// (a reduction projects, which only merges); a product (an intersection, all fill values
+    /// zero) at most the smaller of its factors' bounds; a sum or difference at most both
+    /// together. `None` (no bound) for an operand broadcast along an output variable, a
+    /// scalar, and for functions, other reductions, quotients and nonzero fill values, whose
+    /// iteration space may be wider.
+    fn entry_bound(&self, e: &crate::notation::Expr) -> Option<IrExpr> {
+        use crate::notation::{BinOp, Expr};
+        let kernel = self.kernel;
+        match e {
+            Expr::Access(a) => {
+                let access = &kernel.accesses[*a];
+                let tensor = &kernel.tensors[access.tensor];
+                let covers = kernel.output_vars().iter().all(|v| access.vars.contains(v));
+                (covers && tensor.fill.is_zero()).then(|| call(self.vals(*a), "len", vec![]))
+            }
+            Expr::Neg(e) | Expr::Sum(_, e) => self.entry_bound(e),
+            Expr::Binary(BinOp::Mul, l, r) => {
+                let (l, r) = (self.entry_bound(l), self.entry_bound(r));
+                match (l, r) {
+                    (Some(l), Some(r)) => Some(IrExpr::Min(Box::new(l), Box::new(r))),
+                    (one, other) => one.or(other).filter(|_| self.zero_fills(e)),
+                }
+            }
+            Expr::Binary(BinOp::Add | BinOp::Sub, l, r) => {
+                let (l, r) = (self.entry_bound(l)?, self.entry_bound(r)?);
+                Some(call(l, "saturating_add", vec![r]))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether every operand of `e` has fill value zero and `e` holds only sums, differences,
+    /// products and negations of operands, scalars and literals: then a product is present
+    /// only where every operand factor is (an intersection).
+    fn zero_fills(&self, e: &crate::notation::Expr) -> bool {
+        use crate::notation::{BinOp, Expr};
+        match e {
+            Expr::Access(a) => self.kernel.tensors[self.kernel.accesses[*a].tensor]
+                .fill
+                .is_zero(),
+            Expr::Scalar(_) | Expr::Literal(_) => true,
+            Expr::Neg(e) | Expr::Sum(_, e) => self.zero_fills(e),
+            Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, l, r) => {
+                self.zero_fills(l) && self.zero_fills(r)
+            }
+            _ => false,
+        }
     }
 
     /// Remembers where the segment of level `k` below the current parent begins (nothing

@@ -176,6 +176,15 @@ impl<I: Index, P: Markers> Singleton<I, P> {
         self.crd.reserve(parent_size_hint);
     }
 
+    /// Makes room for `entries` more appended coordinates: a bound the kernel computed
+    /// from its inputs, allocated at once (with huge pages where large) instead of by
+    /// doubling. Only a hint: if the memory cannot be had, appending grows the level.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_reserve(&mut self, entries: usize) {
+        let _ = crate::alloc::reserve(&mut self.crd, entries, "appended coordinates");
+    }
+
     /// Appends coordinate `i` (which must be below `size`; debug builds
     /// assert it) at position `len()`.
     #[doc(hidden)]

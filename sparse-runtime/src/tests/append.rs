@@ -372,3 +372,33 @@ fn finishing_an_invalid_assembly_panics_in_debug_builds_and_resets() {
     );
     assert_valid_and_zero(&t);
 }
+
+#[test]
+fn a_reservation_is_a_hint_that_appending_may_pass() {
+    // Room for 2 (and, separately, the values' room for 2): appending 3 grows past it, and
+    // the level is the one appending alone builds.
+    let mut c = Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap();
+    c.append_init(2);
+    c.append_reserve(2);
+    let mut vals: Vec<f64> = Vec::new();
+    crate::__private::reserve_values(&mut vals, 2);
+    assert!(vals.capacity() >= 2);
+    for (i, v) in [(0, 1.0), (4, 2.0), (2, 3.0)] {
+        c.append_coord(i);
+        vals.push(v);
+    }
+    c.append_edges(0, 0, 2);
+    c.append_edges(1, 2, 3);
+    c.append_finalize(2).unwrap();
+    let t = Csr::<f64>::from_levels(&[2, 5], (Dense::new(2), c), vals).unwrap();
+    assert_eq!(
+        t.entries(),
+        vec![(vec![0, 0], 1.0), (vec![0, 4], 2.0), (vec![1, 2], 3.0)]
+    );
+    // An impossible reservation is ignored.
+    let mut s = Singleton::<u32>::from_raw(3, vec![]).unwrap();
+    s.append_init(0);
+    s.append_reserve(usize::MAX);
+    s.append_coord(1);
+    assert_eq!(s.len(), 1);
+}
