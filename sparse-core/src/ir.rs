@@ -84,6 +84,10 @@ pub enum Local {
     BlockStart,
     /// A lane of the register block (a coordinate, minus [`Local::BlockStart`]).
     Lane,
+    /// The first iteration of the current strip of a strip-mined loop (`crate::strip_mine`).
+    Strip,
+    /// An iteration of a strip, minus [`Local::Strip`].
+    StripLane,
 }
 
 /// Operators of index and value arithmetic.

@@ -28,6 +28,7 @@ pub mod schedule;
 pub mod sequence;
 pub mod signature;
 pub mod split;
+pub mod strip_mine;
 pub mod workspace;
 
 use diagnostic::Diagnostics;
@@ -249,9 +250,10 @@ pub fn compile_with(
         if schedule.serial.is_none() {
             body = parallel::rows(&kernel, body);
         }
+        body = strip_mine::strips(body);
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
-                let values = lower_all(true, &mut diags)?;
+                let values = strip_mine::strips(lower_all(true, &mut diags)?);
                 let names = names::Names::new(&kernel, emit::locals(&kernel, &values));
                 Some(ComputeOnly {
                     name: name.clone(),

@@ -108,6 +108,8 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Block => "block".into(),
         Local::BlockStart => "block_start".into(),
         Local::Lane => "lane".into(),
+        Local::Strip => "strip".into(),
+        Local::StripLane => "strip_lane".into(),
     }
 }
 

@@ -92,15 +92,23 @@ fn spmv(
                     row_base,
                     y_vals,
                 | -> ::core::result::Result<(), ::sparse_runtime::Error> {
-                    for i in row_lo..row_hi {
-                        let mut t0 = <f64 as ::sparse_runtime::__private::num_traits::Zero>::zero();
-                        let (p_a1, end_a1) = a_l1.pos_bounds_unchecked(i);
-                        for p_a1 in p_a1..end_a1 {
-                            let j = a_l1.pos_access_unchecked(p_a1);
-                            t0 += *a_vals.get_unchecked(p_a1) * *x_vals.get_unchecked(j);
+                    (|
+                        y_vals: &mut [f64],
+                        a_vals: &[f64],
+                        x_vals: &[f64],
+                    | -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                        for i in row_lo..row_hi {
+                            let mut t0 = <f64 as ::sparse_runtime::__private::num_traits::Zero>::zero();
+                            let (p_a1, end_a1) = a_l1.pos_bounds_unchecked(i);
+                            for p_a1 in p_a1..end_a1 {
+                                let j = a_l1.pos_access_unchecked(p_a1);
+                                t0
+                                    += *a_vals.get_unchecked(p_a1) * *x_vals.get_unchecked(j);
+                            }
+                            *y_vals.get_unchecked_mut(i - row_base) = t0;
                         }
-                        *y_vals.get_unchecked_mut(i - row_base) = t0;
-                    }
+                        ::core::result::Result::Ok(())
+                    })(y_vals, a_vals, x_vals)?;
                     ::core::result::Result::Ok(())
                 },
             )?;

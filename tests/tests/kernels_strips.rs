@@ -1,0 +1,96 @@
+//! Innermost dense loops run in strips of `sparse_core::strip_mine::STRIP` (8) iterations and a
+//! remainder, in their original order: float sums over 0 to 25 terms equal the sums in index
+//! order bit for bit, and an early exit (`any`) still stops where it did.
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+sparse_kernel! {
+    pub fn dot(s: &mut f64, x: &Dense1<f64>, y: &Dense1<f64>) {
+        s = x(i) * y(i)
+    }
+    pub fn sddmm(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, j) * c(i, k) * d(j, k)
+    }
+    pub fn any_row(y: &mut Dense1<u8>, a: &Dense2<u8>) {
+        y(i) = any[j](a(i, j))
+    }
+}
+
+const LENGTHS: [usize; 8] = [0, 1, 7, 8, 9, 16, 17, 25];
+
+fn values(n: usize, seed: u64) -> Vec<f64> {
+    (0..n)
+        .map(|x| ((x as u64 * 31 + seed) as f64 * 0.61).sin() * 1e3)
+        .collect()
+}
+
+#[test]
+fn a_dot_product_adds_in_index_order() {
+    for n in LENGTHS {
+        let (xv, yv) = (values(n, 1), values(n, 2));
+        let mut s = 7.0;
+        dot(
+            &mut s,
+            &Dense1::from_vec(xv.clone()),
+            &Dense1::from_vec(yv.clone()),
+        )
+        .unwrap();
+        let want = xv.iter().zip(&yv).fold(0.0f64, |t, (a, b)| t + a * b);
+        assert_eq!(s.to_bits(), want.to_bits(), "n = {n}");
+    }
+}
+
+#[test]
+fn sddmm_sums_each_entry_in_index_order() {
+    let (m, n) = (5, 6);
+    for r in LENGTHS {
+        sweep(|density, seed| {
+            let be = random_entries::<f64>(&[m, n], density, seed);
+            let b: Csr<f64> = build(&[m, n], &be);
+            let (cv, dv) = (values(m * r, seed), values(n * r, seed + 9));
+            let c = Dense2::from_vec(m, r, cv.clone()).unwrap();
+            let d = Dense2::from_vec(n, r, dv.clone()).unwrap();
+            let mut a = Csr::<f64>::new(&[m, n]).unwrap();
+            sddmm(&mut a, &b, &c, &d).unwrap();
+            let want: Vec<(Vec<usize>, f64)> = b
+                .entries()
+                .into_iter()
+                .filter(|_| r > 0)
+                .map(|(at, v)| {
+                    let (i, j) = (at[0], at[1]);
+                    let t = (0..r).fold(0.0f64, |t, k| t + v * cv[i * r + k] * dv[j * r + k]);
+                    (at, t)
+                })
+                .collect();
+            let got = a.entries();
+            assert_eq!(got.len(), want.len(), "{:?}", (r, density, seed));
+            for ((gc, gv), (wc, wv)) in got.iter().zip(&want) {
+                assert_eq!(
+                    (gc, gv.to_bits()),
+                    (wc, wv.to_bits()),
+                    "{:?}",
+                    (r, density, seed)
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn an_early_exit_inside_a_strip_gives_the_same_answer() {
+    for n in LENGTHS {
+        for hit in 0..=n {
+            // Row 0 has its only `true` at `hit` (none when `hit == n`); row 1 is all false.
+            let mut av = vec![0u8; 2 * n];
+            if hit < n {
+                av[hit] = 1;
+            }
+            let a = Dense2::from_vec(2, n, av).unwrap();
+            let mut y = Dense1::from_vec(vec![5u8, 5]);
+            any_row(&mut y, &a).unwrap();
+            assert_eq!(y.vals(), &[u8::from(hit < n), 0], "n = {n}, hit = {hit}");
+        }
+    }
+}
