@@ -362,12 +362,6 @@ impl Output {
             ir::call(level, "locate", vec![ir::var(row.parent), ir::var(k)])
         };
         let component = || ir::index(ir::var(Local::Vals(self.tensor)), position());
-        let lane = || {
-            Expr::Lane(
-                Box::new(ir::var(Local::Block)),
-                Box::new(ir::var(Local::Lane)),
-            )
-        };
         let per_lane = |step: Stmt| {
             Stmt::For(
                 Local::Lane,
@@ -389,7 +383,11 @@ impl Output {
             Expr::Repeat(Box::new(first), LANES),
         )];
         if fill.is_none() {
-            per_block.push(per_lane(Stmt::Assign(lane(), Assign::Set, component())));
+            per_block.push(per_lane(Stmt::Assign(
+                block_lane(),
+                Assign::Set,
+                component(),
+            )));
         }
         per_block.extend(
             region
@@ -397,7 +395,11 @@ impl Output {
                 .cloned()
                 .map(|s| self.in_lanes(s, row, &lane_k)),
         );
-        per_block.push(per_lane(Stmt::Assign(component(), Assign::Set, lane())));
+        per_block.push(per_lane(Stmt::Assign(
+            component(),
+            Assign::Set,
+            block_lane(),
+        )));
         per_block.push(Stmt::Assign(start.clone(), Assign::Add, Expr::Usize(LANES)));
         let mut out = vec![
             Stmt::Let(Local::BlockStart, true, Expr::Usize(0)),
@@ -428,19 +430,13 @@ impl Output {
     /// A statement of a row loop's body with the update of position `p` made an update of
     /// the block's lane, and `p`'s binding dropped.
     fn to_lane(self, s: Stmt, p: Local) -> Option<Stmt> {
-        let lane = || {
-            Expr::Lane(
-                Box::new(ir::var(Local::Block)),
-                Box::new(ir::var(Local::Lane)),
-            )
-        };
         let block = |b: Vec<Stmt>| b.into_iter().filter_map(|s| self.to_lane(s, p)).collect();
         Some(match s {
             Stmt::Let(l, _, _) if l == p => return None,
             Stmt::Assign(Expr::Index(base, at), op, v)
                 if self.is_vals(&base) && matches!(*at, Expr::Var(l) if l == p) =>
             {
-                Stmt::Assign(lane(), op, v)
+                Stmt::Assign(block_lane(), op, v)
             }
             Stmt::For(l, lo, hi, b) => Stmt::For(l, lo, hi, block(b)),
             Stmt::While(c, b) => Stmt::While(c, block(b)),
@@ -500,4 +496,12 @@ fn uses(e: &Expr, l: Local) -> bool {
     let mut found = false;
     ir::visit_expr(e, &mut |v| found |= v == l);
     found
+}
+
+/// `block[lane]`: the current lane of the register block.
+fn block_lane() -> Expr {
+    Expr::Lane(
+        Box::new(ir::var(Local::Block)),
+        Box::new(ir::var(Local::Lane)),
+    )
 }

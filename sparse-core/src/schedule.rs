@@ -163,37 +163,39 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
     set_once(&mut schedule.workspace, directive, list, "workspace", diags);
 }
 
-/// `convert(never)`.
+/// `parallel(never)`.
 fn read_parallel(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
-    let never = list.parse_args::<Ident>().is_ok_and(|arg| arg == "never");
-    if !never {
-        diags.error_help(
-            list.span(),
-            "the `parallel` directive is `parallel(never)`",
-            "write `parallel(never)` to keep every loop of the kernel serial",
-        );
-        return;
+    let help = "write `parallel(never)` to keep every loop of the kernel serial";
+    if is_never(list, "parallel", help, diags) {
+        set_once(&mut schedule.serial, list.span(), list, "parallel", diags);
     }
-    set_once(&mut schedule.serial, list.span(), list, "parallel", diags);
 }
 
+/// `convert(never)`.
 fn read_convert(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let help = "write `convert(never)` to forbid converting an operand (or computing the whole output in a workspace) to get a loop order";
+    if is_never(list, "convert", help, diags) {
+        set_once(
+            &mut schedule.no_conversion,
+            list.span(),
+            list,
+            "convert",
+            diags,
+        );
+    }
+}
+
+/// Whether directive `name`'s argument is `never`; an error with `help` if not.
+fn is_never(list: &syn::MetaList, name: &str, help: &str, diags: &mut Diagnostics) -> bool {
     let never = list.parse_args::<Ident>().is_ok_and(|arg| arg == "never");
     if !never {
         diags.error_help(
             list.span(),
-            "the `convert` directive is `convert(never)`",
-            "write `convert(never)` to forbid converting an operand (or computing the whole output in a workspace) to get a loop order",
+            format!("the `{name}` directive is `{name}(never)`"),
+            help,
         );
-        return;
     }
-    set_once(
-        &mut schedule.no_conversion,
-        list.span(),
-        list,
-        "convert",
-        diags,
-    );
+    never
 }
 
 /// `order(i, j, ...)`.
