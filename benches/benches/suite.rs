@@ -20,7 +20,9 @@
 //! `A + B` (`B` 4 random entries per row) into a fresh and into a reused CSR; SDDMM with rank
 //! 16; inner products `sum A .* A'` (same pattern) and `sum A .* B` (different patterns); the
 //! residual `b - A x`; construction of a CSR from shuffled triplets; on the tensors TTV (into a
-//! fresh and a reused CSR) and MTTKRP with rank 16 from CSF and COO.
+//! fresh and a reused CSR) and MTTKRP with rank 16 from CSF and COO. SDDMM and MTTKRP from
+//! CSF also run as `precompute(never)` kernels, which sum every product term by term, so the
+//! effect of precompute (`sparse_core::precompute`) is measured in the same run.
 //!
 //! Peers: the best hand-written loop over the same arrays (always), sprs and nalgebra-sparse
 //! where they have the kernel. Method: `SPARSE_SUITE_ROUNDS` rounds (default 10), each calling
@@ -85,6 +87,11 @@ sparse_kernel! {
     fn sddmm(a: &mut Csr<f64, u32>, b: &Csr<f64, u32>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, j) * c(i, k) * d(j, k)
     }
+    // The same, summing `b * c * d` term by term (no precompute): the comparison of the pass.
+    #[schedule(compute(sddmm_in_order_values), precompute(never))]
+    fn sddmm_in_order(a: &mut Csr<f64, u32>, b: &Csr<f64, u32>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, j) * c(i, k) * d(j, k)
+    }
     fn inner(s: &mut f64, b: &Csr<f64, u32>, c: &Csr<f64, u32>) {
         s = b(i, j) * c(i, j)
     }
@@ -95,6 +102,15 @@ sparse_kernel! {
         a(i, j) = b(i, j, k) * c(k)
     }
     fn mttkrp_csf(a: &mut Dense2<f64>, b: &Csf3<f64, u32>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
+    #[schedule(precompute(never))]
+    fn mttkrp_csf_in_order(
+        a: &mut Dense2<f64>,
+        b: &Csf3<f64, u32>,
+        c: &Dense2<f64>,
+        d: &Dense2<f64>,
+    ) {
         a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
     }
     fn mttkrp_coo(a: &mut Dense2<f64>, b: &Coo3<f64, u32>, c: &Dense2<f64>, d: &Dense2<f64>) {
@@ -1188,6 +1204,8 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
             Csr::<f64, u32>::new(&[rows, cols]).expect("an empty output"),
         );
         sddmm(&mut out_values, &a, &c, &d).expect("shapes match");
+        let mut out_in_order = Csr::<f64, u32>::new(&[rows, cols]).expect("an empty output");
+        sddmm_in_order(&mut out_in_order, &a, &c, &d).expect("shapes match");
         let contenders = vec![
             peer("hand", |check| {
                 sddmm_hand(&a, &c_vec, &d_vec, &mut out_hand);
@@ -1205,6 +1223,10 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
             generated("generated compute-only", |check| {
                 sddmm_values(&mut out_values, &a, &c, &d).expect("assembled by sddmm");
                 check.then(|| csr_out(&out_values))
+            }),
+            generated("compute-only, precompute(never)", |check| {
+                sddmm_in_order_values(&mut out_in_order, &a, &c, &d).expect("assembled");
+                check.then(|| csr_out(&out_in_order))
             }),
         ];
         s.measure("sddmm", ds, nnz, None, contenders);
@@ -1323,6 +1345,7 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
     let d = Dense2::from_vec(dk, K, d_vec.clone()).expect("a K-column matrix");
     if s.wants("mttkrp_csf", ds) {
         let (mut a_hand, mut a_gen) = (vec![0.0; di * K], Dense2::zeros(di, K));
+        let mut a_in_order = Dense2::zeros(di, K);
         let contenders = vec![
             peer("hand", |check| {
                 mttkrp_csf_hand(&csf, &c_vec, &d_vec, &mut a_hand);
@@ -1331,6 +1354,10 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
             generated("generated", |check| {
                 mttkrp_csf(&mut a_gen, &csf, &c, &d).expect("shapes match");
                 check.then(|| Out::Dense(a_gen.as_slice().to_vec()))
+            }),
+            generated("generated, precompute(never)", |check| {
+                mttkrp_csf_in_order(&mut a_in_order, &csf, &c, &d).expect("shapes match");
+                check.then(|| Out::Dense(a_in_order.as_slice().to_vec()))
             }),
         ];
         s.measure("mttkrp_csf", ds, nnz, None, contenders);

@@ -88,6 +88,9 @@ pub enum Local {
     Strip,
     /// An iteration of a strip, minus [`Local::Strip`].
     StripLane,
+    /// The sum of a loop's varying factors, multiplied by its invariant ones after the loop
+    /// (`crate::precompute`): a value, or an array of [`crate::register_block::LANES`].
+    Precomputed,
 }
 
 /// Operators of index and value arithmetic.

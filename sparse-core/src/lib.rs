@@ -23,6 +23,7 @@ pub mod lower;
 pub mod names;
 pub mod notation;
 pub mod parallel;
+pub mod precompute;
 pub mod register_block;
 pub mod schedule;
 pub mod sequence;
@@ -247,13 +248,19 @@ pub fn compile_with(
             Some(body)
         };
         let mut body = register_block::blocks(&kernel, lower_all(false, &mut diags)?);
+        let precompute = |body| match schedule.term_by_term {
+            Some(_) => body,
+            None => precompute::factor(body),
+        };
+        body = precompute(body);
         if schedule.serial.is_none() {
             body = parallel::rows(&kernel, body);
         }
         body = strip_mine::strips(body);
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
-                let values = strip_mine::strips(lower_all(true, &mut diags)?);
+                let values = precompute(lower_all(true, &mut diags)?);
+                let values = strip_mine::strips(values);
                 let names = names::Names::new(&kernel, emit::locals(&kernel, &values));
                 Some(ComputeOnly {
                     name: name.clone(),

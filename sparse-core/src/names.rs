@@ -110,6 +110,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Lane => "lane".into(),
         Local::Strip => "strip".into(),
         Local::StripLane => "strip_lane".into(),
+        Local::Precomputed => "pre".into(),
     }
 }
 

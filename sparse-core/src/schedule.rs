@@ -16,6 +16,9 @@
 //!   `Err`.
 //! - `parallel(never)`: keep the kernel serial. Without it, an outer loop over the first
 //!   level of a dense output runs its rows in parallel (`crate::parallel`).
+//! - `precompute(never)`: sum every product term by term as written. Without it, a factor that
+//!   does not change in a summing loop multiplies the loop's sum once (`crate::precompute`),
+//!   which rounds floats differently.
 
 use crate::diagnostic::Diagnostics;
 use crate::names::same;
@@ -43,6 +46,9 @@ pub struct Schedule {
     pub no_conversion: Option<Span>,
     /// `parallel(never)`: every loop runs serially (the directive's span).
     pub serial: Option<Span>,
+    /// `precompute(never)`: no loop-invariant factor is moved out of a sum (the directive's
+    /// span).
+    pub term_by_term: Option<Span>,
 }
 
 /// `workspace(v[, kind])`.
@@ -88,7 +94,7 @@ pub fn read(attrs: &[syn::Attribute], diags: &mut Diagnostics) -> Schedule {
     schedule
 }
 
-const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), `compute(name)` (a compute-only variant named `name`), `convert(never)` (no implicit conversion) and `parallel(never)` (a serial kernel)";
+const EXPECTED: &str = "the directives are `order(i, k, j)` (a loop order), `workspace(k)`, `workspace(k, dense)` or `workspace(k, hash)` (with `k` an index variable of the sparse output), `compute(name)` (a compute-only variant named `name`), `convert(never)` (no implicit conversion), `parallel(never)` (a serial kernel) and `precompute(never)` (every product summed term by term)";
 
 fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Diagnostics) {
     let syn::Meta::List(list) = directive else {
@@ -109,6 +115,10 @@ fn read_directive(directive: &syn::Meta, schedule: &mut Schedule, diags: &mut Di
     }
     if list.path.is_ident("parallel") {
         read_parallel(list, schedule, diags);
+        return;
+    }
+    if list.path.is_ident("precompute") {
+        read_precompute(list, schedule, diags);
         return;
     }
     if !list.path.is_ident("workspace") {
@@ -168,6 +178,20 @@ fn read_parallel(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diag
     let help = "write `parallel(never)` to keep every loop of the kernel serial";
     if is_never(list, "parallel", help, diags) {
         set_once(&mut schedule.serial, list.span(), list, "parallel", diags);
+    }
+}
+
+/// `precompute(never)`.
+fn read_precompute(list: &syn::MetaList, schedule: &mut Schedule, diags: &mut Diagnostics) {
+    let help = "write `precompute(never)` to sum every product term by term, as written";
+    if is_never(list, "precompute", help, diags) {
+        set_once(
+            &mut schedule.term_by_term,
+            list.span(),
+            list,
+            "precompute",
+            diags,
+        );
     }
 }
 

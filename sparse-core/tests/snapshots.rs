@@ -319,3 +319,10 @@ fn mttkrp_holds_a_register_block_across_two_sparse_loops() {
         "pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, k, l) * c(k, j) * d(l, j) }"
     ));
 }
+
+#[test]
+fn sddmm_multiplies_each_dot_product_by_b_once() {
+    insta::assert_snapshot!(generated(
+        "#[schedule(compute(sddmm_values))] pub fn sddmm(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, j) * c(i, k) * d(j, k) }"
+    ));
+}

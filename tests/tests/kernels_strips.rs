@@ -10,6 +10,8 @@ sparse_kernel! {
     pub fn dot(s: &mut f64, x: &Dense1<f64>, y: &Dense1<f64>) {
         s = x(i) * y(i)
     }
+    // Summed as written (`tests/kernels_precompute.rs` has the precomputed order).
+    #[schedule(precompute(never))]
     pub fn sddmm(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, j) * c(i, k) * d(j, k)
     }

@@ -21,6 +21,16 @@ sparse_kernel! {
     pub fn parallel_twice(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) = a(i, j) * b(j, k)
     }
+    // `precompute` takes only `never`: which factors move is the compiler's choice.
+    #[schedule(precompute(c))]
+    pub fn precompute_factor(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
+    // Twice.
+    #[schedule(precompute(never), precompute(never))]
+    pub fn precompute_twice(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
     // Not a workspace kind.
     #[schedule(workspace(k, sparse))]
     pub fn unknown_kind(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {

@@ -64,6 +64,12 @@ pub const P_SCHEDULE_OTHER_VAR: f64 = 0.08;
 /// The salt of the schedule stream: `Rng::new(mix(seed, SCHEDULE_STREAM))`.
 pub const SCHEDULE_STREAM: u64 = 0x5c4e_d01e;
 
+/// Probability that a single-statement kernel carries `#[schedule(precompute(never))]`, drawn
+/// from a stream of its own ([`PRECOMPUTE_STREAM`]) so other kernels keep their seeds.
+pub const P_TERM_BY_TERM: f64 = 0.1;
+/// The salt of the precompute stream.
+pub const PRECOMPUTE_STREAM: u64 = 0x9e3c_0be5;
+
 /// Probability that a kernel is a sequence of several statements (drawn from a stream of its
 /// own, [`SEQUENCE_STREAM`], so the seeds of single-statement kernels keep their kernels).
 pub const P_SEQUENCE: f64 = 0.25;
@@ -148,6 +154,7 @@ pub fn generate(seed: u64) -> Kernel {
     if f.chance(P_FEATURE) {
         let mut k = crate::features::kernel(seed, f);
         crate::windows::draw(&mut k);
+        k.term_by_term = Rng::new(mix(seed, PRECOMPUTE_STREAM)).chance(P_TERM_BY_TERM);
         return k;
     }
     let mut g = Gen::new(Rng::new(seed));
@@ -158,6 +165,7 @@ pub fn generate(seed: u64) -> Kernel {
     k.schedule = schedule(&mut Rng::new(mix(seed, SCHEDULE_STREAM)), &k);
     k.subtract = k.accumulate && Rng::new(mix(seed, SUBTRACT_STREAM)).chance(P_SUBTRACT);
     crate::windows::draw(&mut k);
+    k.term_by_term = Rng::new(mix(seed, PRECOMPUTE_STREAM)).chance(P_TERM_BY_TERM);
     k
 }
 
@@ -282,6 +290,7 @@ fn sequence(seed: u64, rng: Rng) -> Kernel {
         temporaries: vec![String::new(); g.temporaries],
         feature: false,
         windows: Vec::new(),
+        term_by_term: false,
     };
     g.name(&mut k);
     for t in 0..k.temporaries.len() {
@@ -940,6 +949,7 @@ impl Gen {
             temporaries: Vec::new(),
             feature: self.feature,
             windows: Vec::new(),
+            term_by_term: false,
         };
         self.name(&mut k);
         self.assign_formats(&mut k, &orders, &divisor);

@@ -348,6 +348,10 @@ pub struct Kernel {
     pub feature: bool,
     /// Windows of input accesses (single statements only; from the window stream).
     pub windows: Vec<Window>,
+    /// `#[schedule(precompute(never))]` on the function: every product summed term by term
+    /// (single statements only; from the precompute stream). It changes no value beyond
+    /// rounding, so the reference ignores it.
+    pub term_by_term: bool,
 }
 
 /// What a statement of a sequence writes.
@@ -548,6 +552,7 @@ impl Kernel {
             temporaries: Vec::new(),
             feature: self.feature,
             windows: Vec::new(),
+            term_by_term: false,
         }
     }
 
@@ -638,10 +643,13 @@ impl Kernel {
                 body.join("\n")
             );
         }
-        let attribute = self
+        let mut attribute = self
             .schedule
             .as_ref()
             .map_or(String::new(), |s| s.attribute() + "\n");
+        if self.term_by_term {
+            attribute += "#[schedule(precompute(never))]\n";
+        }
         format!(
             "{attribute}fn {}({}) {{\n    {}{}\n}}",
             self.fn_name(),

@@ -125,6 +125,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         temporaries: Vec::new(),
         feature: true,
         windows: Vec::new(),
+        term_by_term: false,
     }
 }
 

@@ -79,6 +79,7 @@ fn kernel(params: Vec<Param>, out_vars: &[usize], rhs: Expr) -> Kernel {
         temporaries: Vec::new(),
         feature: false,
         windows: Vec::new(),
+        term_by_term: false,
     }
 }
 
