@@ -250,7 +250,7 @@ pub fn compile_with(
         let mut body = register_block::blocks(&kernel, lower_all(false, &mut diags)?);
         let precompute = |body| match schedule.term_by_term {
             Some(_) => body,
-            None => precompute::factor(body),
+            None => precompute::precomputed(&kernel, body),
         };
         body = precompute(body);
         if schedule.serial.is_none() {

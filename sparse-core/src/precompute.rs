@@ -11,11 +11,13 @@
 //! `A(i,j) = B(i,j) * C(i,k) * D(j,k)`, the sum over `k` becomes a dot product of `C`'s and
 //! `D`'s rows, multiplied by `B(i,j)` once.
 //!
-//! **What changes: rounding.** `x*a + x*b` becomes `x*(a + b)`. Integers (whose arithmetic
-//! wraps) distribute exactly, so their results are unchanged; floats distribute up to
-//! rounding, so a float result is the same sum of the same products, associated differently,
+//! **What changes: rounding.** `x*a + x*b` becomes `x*(a + b)`, which floats compute up to
+//! rounding: a float result is the same sum of the same products, associated differently,
 //! within the usual rounding error of a sum. The order stays fixed, so a kernel still gives
-//! the same result on every run, serial and parallel alike.
+//! the same result on every run, serial and parallel alike. Only kernels of a primitive float
+//! value type (`f32`, `f64`) are rewritten: an integer sum would overflow at other terms (a
+//! panic where overflow is checked), and another value type need not be commutative or
+//! distributive.
 //!
 //! **What does not change:**
 //! - A loop that runs no iteration adds nothing: the invariant factors could be infinite or
@@ -25,7 +27,7 @@
 //!   the loop, are pure reads (values, level functions that only read, arithmetic). A
 //!   declared function is never moved, since its body is the user's.
 //!
-//! **Conditions** ([`Sum::find`]). The loop's body holds only `let`s, presence flags set to
+//! **Conditions** (`Sum::find`). The loop's body holds only `let`s, presence flags set to
 //! `true`, and one update `acc += f1 * f2 * ... * fn` of an inner sum's temporary, or, as
 //! the body's last statement, a loop over a register block's lanes holding such statements
 //! and one update of the block's lane. The factors split into those that read a local the
@@ -33,11 +35,21 @@
 //! latter also read neither the accumulator nor a flag the loop sets.
 
 use crate::ir::{self, Assign, Expr, Local, Op, Stmt, ValueConst};
+use crate::notation::Kernel;
 use crate::register_block::LANES;
 use std::collections::HashSet;
 
+/// The body of a kernel with every loop that sums products with loop-invariant factors
+/// precomputed, if its value type is a primitive float.
+pub fn precomputed(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
+    match crate::signature::is_float(&kernel.value_type) {
+        true => factor(body),
+        false => body,
+    }
+}
+
 /// `body` with every loop that sums products with loop-invariant factors precomputed.
-pub fn factor(body: Vec<Stmt>) -> Vec<Stmt> {
+fn factor(body: Vec<Stmt>) -> Vec<Stmt> {
     body.into_iter().flat_map(stmt).collect()
 }
 
@@ -95,6 +107,13 @@ impl Sum {
         scan.varying.insert(x);
         scan.block(body, false)?;
         let (lanes, acc, invariant, varying) = scan.update?;
+        // The bounds are evaluated again after the loop: the loop must not assign them.
+        if [lo, hi]
+            .iter()
+            .any(|b| scan.assigned.iter().any(|&l| ir::expr_uses(b, l)))
+        {
+            return None;
+        }
         let reads_assigned = |e: &Expr| scan.assigned.iter().any(|&l| ir::expr_uses(e, l));
         let copied_ok = scan
             .lets

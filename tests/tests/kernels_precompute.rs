@@ -1,8 +1,9 @@
 //! Precompute of loop-invariant factors (`sparse_core::precompute`): a summing loop multiplies
 //! its sum by the factors that do not change in it once, after the loop. The results follow
 //! that order exactly (in MTTKRP, in the columns of whole register blocks; the columns past
-//! them run as written), so they are compared bit for bit with sums written in it (and integer
-//! results with the dense reference); `precompute(never)` keeps the order as written; and a
+//! them run as written), so they are compared bit for bit with sums written in it; integer
+//! kernels are summed as written (equal to the dense reference); `precompute(never)` keeps
+//! the order as written; and a
 //! loop that runs no iteration adds nothing, even when the moved factor is infinite (where
 //! `inf * 0` would be NaN).
 #![deny(warnings)]
