@@ -8,7 +8,7 @@
 //! mixed-site span, out of reach of user identifiers.
 
 use crate::format::Borrow;
-use crate::ir::{visit_locals, Assign, Expr, Local, Op, Stmt, ValueConst};
+use crate::ir::{visit_locals, Assign, Expr, Local, Op, Split, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
 use crate::signature::{is_float, is_primitive, is_unsigned};
@@ -129,6 +129,11 @@ pub fn kernel_fn_as(
     // rows `row_lo..row_hi` as the slice from `row_base = row_lo * len`), a position located
     // under a row's coordinate `i` lies in `[i * len, (i + 1) * len)` (dense levels' positions
     // are row-major, `crate::parallel`), so `p - row_base` indexes the task's slice in range.
+    // In a parallel loop over the positions of an ordered, unique level whose coordinates are
+    // the output's rows (`parallel_positions`), a task's rows run from the coordinate of its
+    // first position to that of the next task's first (the first task from 0, the last to
+    // `dim`); a validated ordered, unique level's coordinates increase strictly along its
+    // segment, so every position of the task has its coordinate `i` in the task's rows.
     let body = quote! {
         unsafe {
             #bindings
@@ -837,17 +842,46 @@ impl Emitter<'_> {
                 let vals = self.local(Local::Vals(*t));
                 let [lo, hi, base] =
                     [Local::RowLo, Local::RowHi, Local::RowBase].map(|l| self.local(l));
-                let rows = self.expr(rows, 0);
                 let body = self.disjoint_slices(self.block(body));
-                quote! {
-                    ::sparse_runtime::__private::parallel_rows(
-                        #vals,
-                        #rows,
-                        move |#lo, #hi, #base, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
-                            #body
-                            ::core::result::Result::Ok(())
-                        },
-                    )?;
+                match rows {
+                    Split::Rows(rows) => {
+                        let rows = self.expr(rows, 0);
+                        quote! {
+                            ::sparse_runtime::__private::parallel_rows(
+                                #vals,
+                                #rows,
+                                move |#lo, #hi, #base, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                                    #body
+                                    ::core::result::Result::Ok(())
+                                },
+                            )?;
+                        }
+                    }
+                    // Tasks of consecutive positions of an ordered, unique level, each owning
+                    // the rows from its first position's coordinate to the next task's.
+                    Split::Positions {
+                        rows,
+                        level,
+                        lo: first,
+                        hi: end,
+                    } => {
+                        let (rows, first, end) =
+                            (self.expr(rows, 0), self.expr(first, 0), self.expr(end, 0));
+                        let level = self.local(*level);
+                        let [pos_lo, pos_hi] = [Local::PosLo, Local::PosHi].map(|l| self.local(l));
+                        quote! {
+                            ::sparse_runtime::__private::parallel_positions(
+                                #vals,
+                                #rows,
+                                (#first, #end),
+                                |#pos_lo: usize| #level.pos_access_unchecked(#pos_lo),
+                                move |_, _, #base, #pos_lo, #pos_hi, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                                    #body
+                                    ::core::result::Result::Ok(())
+                                },
+                            )?;
+                        }
+                    }
                 }
             }
         }

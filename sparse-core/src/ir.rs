@@ -70,6 +70,11 @@ pub enum Local {
     /// The key prefix (the key divided by the level's stride) shared by the workspace
     /// entries below one coordinate of an output level.
     Group(usize),
+    /// The first position of a task of a parallel [`Stmt::Rows`] over positions
+    /// ([`Split::Positions`]).
+    PosLo,
+    /// The end of the positions of such a task.
+    PosHi,
     /// The first row of a task of a parallel [`Stmt::Rows`].
     RowLo,
     /// The end of the rows of a task of a parallel [`Stmt::Rows`].
@@ -254,7 +259,64 @@ pub enum Stmt {
     /// `parallel_rows` into tasks run in parallel where it can: `body` runs once per task,
     /// for rows [`Local::RowLo`]`..`[`Local::RowHi`], and inside it the output's values are
     /// those rows' alone, its positions offsets from [`Local::RowBase`] (`crate::parallel`).
-    Rows(TensorId, Expr, Vec<Stmt>),
+    Rows(TensorId, Split, Vec<Stmt>),
+}
+
+/// What a parallel [`Stmt::Rows`] splits into tasks.
+#[derive(Clone, Debug)]
+pub enum Split {
+    /// The rows `0..n` of a loop over the output's first level (`for i in row_lo..row_hi`
+    /// in each task).
+    Rows(Expr),
+    /// The positions `lo..hi` of `level`, an ordered, unique sparse level whose coordinates
+    /// are the output's rows `0..rows` (`for p in pos_lo..pos_hi` in each task, which owns
+    /// the rows `row_lo..row_hi` its positions' coordinates lie in).
+    Positions {
+        /// The number of the output's rows.
+        rows: Expr,
+        /// The level iterated.
+        level: Local,
+        /// Its first position.
+        lo: Expr,
+        /// Its end position.
+        hi: Expr,
+    },
+}
+
+impl Split {
+    /// Its expressions, in order.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Split::Rows(n) => vec![n],
+            Split::Positions { rows, lo, hi, .. } => vec![rows, lo, hi],
+        }
+    }
+
+    /// The locals it reads.
+    pub fn visit(&self, f: &mut impl FnMut(Local)) {
+        if let Split::Positions { level, .. } = self {
+            f(*level);
+        }
+        self.exprs().into_iter().for_each(|e| visit_expr(e, f));
+    }
+
+    /// The split with `g` applied to each expression.
+    pub fn map(self, mut g: impl FnMut(Expr) -> Expr) -> Split {
+        match self {
+            Split::Rows(n) => Split::Rows(g(n)),
+            Split::Positions {
+                rows,
+                level,
+                lo,
+                hi,
+            } => Split::Positions {
+                rows: g(rows),
+                level,
+                lo: g(lo),
+                hi: g(hi),
+            },
+        }
+    }
 }
 
 /// Shorthands used by lowering.
@@ -394,9 +456,26 @@ impl Printer<'_, '_> {
                 writeln!(self.f, "{pad}}}")
             }
             Stmt::Exit(n) => writeln!(self.f, "{pad}break 'reduce_{n}"),
-            Stmt::Rows(_, rows, body) => {
-                let rows = self.expr(rows);
-                writeln!(self.f, "{pad}parallel rows 0..{rows} {{")?;
+            Stmt::Rows(_, split, body) => {
+                match split {
+                    Split::Rows(rows) => {
+                        let rows = self.expr(rows);
+                        writeln!(self.f, "{pad}parallel rows 0..{rows} {{")?;
+                    }
+                    Split::Positions {
+                        rows,
+                        level,
+                        lo,
+                        hi,
+                    } => {
+                        let (rows, lo, hi) = (self.expr(rows), self.expr(lo), self.expr(hi));
+                        let level = self.name(Some(level));
+                        writeln!(
+                            self.f,
+                            "{pad}parallel rows 0..{rows} by positions {lo}..{hi} of {level} {{"
+                        )?;
+                    }
+                }
                 self.block(body, depth + 1)?;
                 writeln!(self.f, "{pad}}}")
             }
@@ -524,7 +603,8 @@ fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
             visit_expr(lo, f);
             visit_expr(hi, f);
         }
-        Stmt::While(c, _) | Stmt::If(c, _, _) | Stmt::Rows(_, c, _) => visit_expr(c, f),
+        Stmt::While(c, _) | Stmt::If(c, _, _) => visit_expr(c, f),
+        Stmt::Rows(_, split, _) => split.visit(f),
         Stmt::Block(..) | Stmt::Exit(_) => {}
     }
 }
@@ -536,8 +616,11 @@ fn stmt_uses(stmt: &Stmt, name: Local) -> bool {
         Stmt::For(_, lo, hi, body) => {
             expr_uses(lo, name) || expr_uses(hi, name) || block_uses(body, name)
         }
-        Stmt::While(c, body) | Stmt::Rows(_, c, body) => {
-            expr_uses(c, name) || block_uses(body, name)
+        Stmt::While(c, body) => expr_uses(c, name) || block_uses(body, name),
+        Stmt::Rows(_, split, body) => {
+            let mut found = false;
+            split.visit(&mut |l| found |= l == name);
+            found || block_uses(body, name)
         }
         Stmt::If(c, t, e) => expr_uses(c, name) || block_uses(t, name) || block_uses(e, name),
         Stmt::Block(_, body) => block_uses(body, name),
@@ -604,11 +687,14 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
             Stmt::Expr(e) => visit_expr(e, f),
             Stmt::Block(_, body) => visit_locals(body, f),
             Stmt::Exit(_) => {}
-            Stmt::Rows(_, rows, body) => {
+            Stmt::Rows(_, split, body) => {
                 [Local::RowLo, Local::RowHi, Local::RowBase]
                     .into_iter()
                     .for_each(&mut *f);
-                visit_expr(rows, f);
+                if let Split::Positions { .. } = split {
+                    [Local::PosLo, Local::PosHi].into_iter().for_each(&mut *f);
+                }
+                split.visit(f);
                 visit_locals(body, f);
             }
         }

@@ -102,6 +102,8 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Key => "key".into(),
         Local::Stride(k) => format!("stride{k}"),
         Local::Group(k) => format!("group{k}"),
+        Local::PosLo => "pos_lo".into(),
+        Local::PosHi => "pos_hi".into(),
         Local::RowLo => "row_lo".into(),
         Local::RowHi => "row_hi".into(),
         Local::RowBase => "row_base".into(),

@@ -22,8 +22,18 @@
 //!
 //! A zero-fill of the output right before such a loop moves into it (each row fills itself),
 //! so it is parallel too. `#[schedule(parallel(never))]` keeps a kernel serial.
+//!
+//! **Loops over a sparse root.** Where the outermost loop runs over the positions of an
+//! input's first level instead (`let (p, end) = b_l0.pos_bounds(0); for p in p..end { let i =
+//! b_l0.pos_access(p); .. }`, MTTKRP on a `Csf3`, SpMV on a `Dcsr`), `i` the output's row
+//! variable, and that level is ordered, unique and compact, its coordinates increase strictly
+//! along the positions. The runtime's `parallel_positions` then splits the positions into
+//! tasks, and a task owns the rows from its first position's coordinate up to the next task's
+//! first (the first task from row 0, the last to the end): consecutive, disjoint ranges that
+//! cover every row, each holding its positions' rows. A fill moved in fills the task's rows,
+//! the rows no position names included. The same argument as above does the rest.
 
-use crate::ir::{self, Expr, Local, Op, Stmt};
+use crate::ir::{self, Expr, Local, Op, Split, Stmt};
 use crate::notation::{Kernel, TensorId, VarId};
 use std::collections::HashSet;
 
@@ -31,9 +41,21 @@ use std::collections::HashSet;
 /// in parallel made a [`Stmt::Rows`].
 pub fn rows(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
     match row_output(kernel) {
-        Some((t, v)) => rows_in(body, t, v),
+        Some((t, v)) => Rows {
+            kernel,
+            output: t,
+            var: v,
+        }
+        .block(body),
         None => body,
     }
+}
+
+/// The dense output whose rows run in parallel, and its first level's variable.
+struct Rows<'a> {
+    kernel: &'a Kernel,
+    output: TensorId,
+    var: VarId,
 }
 
 /// The output tensor and the index variable of its first level, if the output is a dense
@@ -50,42 +72,123 @@ fn row_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
     ))
 }
 
-/// Rewrites the statements of one block outside every loop (the body, or a branch of a
-/// top-level `if`, such as a versioned nest).
-fn rows_in(body: Vec<Stmt>, t: TensorId, v: VarId) -> Vec<Stmt> {
-    let mut out = Vec::with_capacity(body.len());
-    let mut fill: Option<Stmt> = None;
-    for stmt in body {
-        match stmt {
-            Stmt::Expr(e) if is_fill(&e, t) => {
-                out.extend(fill.take());
-                fill = Some(Stmt::Expr(e));
-            }
-            Stmt::For(var, lo, hi, loop_body) if row_loop(var, &lo, &hi, v) => {
-                if !independent(&loop_body, t, var) {
+impl Rows<'_> {
+    /// Rewrites the statements of one block outside every loop (the body, or a branch of a
+    /// top-level `if`, such as a versioned nest).
+    fn block(&self, body: Vec<Stmt>) -> Vec<Stmt> {
+        let (t, v) = (self.output, self.var);
+        let mut out = Vec::with_capacity(body.len());
+        let mut fill: Option<Stmt> = None;
+        let mut body = body.into_iter().peekable();
+        while let Some(stmt) = body.next() {
+            match stmt {
+                Stmt::Expr(e) if is_fill(&e, t) => {
                     out.extend(fill.take());
-                    out.push(Stmt::For(var, lo, hi, loop_body));
-                    continue;
+                    fill = Some(Stmt::Expr(e));
                 }
-                // Per task: the fill of its rows, then the loop over them.
-                let mut task: Vec<Stmt> = fill.take().into_iter().collect();
-                let rows = loop_body.into_iter().map(|s| offsets(s, t)).collect();
-                let (lo, end) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
-                task.push(Stmt::For(var, lo, end, rows));
-                out.push(Stmt::Rows(t, hi, task));
-            }
-            Stmt::If(c, then, otherwise) => {
-                out.extend(fill.take());
-                out.push(Stmt::If(c, rows_in(then, t, v), rows_in(otherwise, t, v)));
-            }
-            other => {
-                out.extend(fill.take());
-                out.push(other);
+                Stmt::For(var, lo, hi, loop_body) if row_loop(var, &lo, &hi, v) => {
+                    if !independent(&loop_body, t, var) {
+                        out.extend(fill.take());
+                        out.push(Stmt::For(var, lo, hi, loop_body));
+                        continue;
+                    }
+                    let (lo, end) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
+                    out.push(task(
+                        t,
+                        Split::Rows(hi),
+                        fill.take(),
+                        var,
+                        (lo, end),
+                        loop_body,
+                    ));
+                }
+                // `let (p, end) = level.pos_bounds(0); for p in p..end { let i = .. }`.
+                Stmt::LetPair(Some(p), Some(end), false, bounds)
+                    if body
+                        .peek()
+                        .is_some_and(|next| self.position_loop(&bounds, p, end, next)) =>
+                {
+                    let Some(Stmt::For(var, lo, hi, loop_body)) = body.next() else {
+                        unreachable!("peeked a position loop")
+                    };
+                    out.push(Stmt::LetPair(Some(p), Some(end), false, bounds.clone()));
+                    let Expr::Call(level, _, _) = bounds else {
+                        unreachable!("a position loop's bounds are a level's")
+                    };
+                    let Expr::Var(level) = *level else {
+                        unreachable!("a position loop's level is a local")
+                    };
+                    let rows = ir::var(Local::Dim(v));
+                    let split = Split::Positions {
+                        rows,
+                        level,
+                        lo,
+                        hi,
+                    };
+                    let (lo, end) = (ir::var(Local::PosLo), ir::var(Local::PosHi));
+                    out.push(task(t, split, fill.take(), var, (lo, end), loop_body));
+                }
+                Stmt::If(c, then, otherwise) => {
+                    out.extend(fill.take());
+                    out.push(Stmt::If(c, self.block(then), self.block(otherwise)));
+                }
+                other => {
+                    out.extend(fill.take());
+                    out.push(other);
+                }
             }
         }
+        out.extend(fill);
+        out
     }
-    out.extend(fill);
-    out
+
+    /// Whether `next` is `for p in p..end { let i = level.pos_access(p); .. }` after
+    /// `let (p, end) = level.pos_bounds(0)` (`bounds`), over the root of an input whose
+    /// level is ordered, unique and compact (so its coordinates increase strictly along the
+    /// positions), `i` the output's row variable, and its iterations independent.
+    fn position_loop(&self, bounds: &Expr, p: Local, end: Local, next: &Stmt) -> bool {
+        let Expr::Call(level, "pos_bounds_unchecked", args) = bounds else {
+            return false;
+        };
+        let (Expr::Var(level @ Local::Level(tensor, 0)), [Expr::Usize(0)]) = (&**level, &args[..])
+        else {
+            return false;
+        };
+        let Stmt::For(var, Expr::Var(lo), Expr::Var(hi), body) = next else {
+            return false;
+        };
+        let reads_row = matches!(
+            body.first(),
+            Some(Stmt::Let(Local::Index(i), false, Expr::Call(l, "pos_access_unchecked", a)))
+                if *i == self.var && matches!(**l, Expr::Var(l) if l == *level)
+                    && matches!(&a[..], [Expr::Var(q)] if *q == p)
+        );
+        let root = &self.kernel.tensors[*tensor].format.levels[0];
+        let increasing = root.is_ordered()
+            && root.is_unique()
+            && root.is_compact()
+            && !root.is_branchless()
+            && root.iteration() == crate::level::Iteration::CoordinatePosition;
+        let shape = (*var, *lo, *hi) == (p, p, end) && *tensor != self.output;
+        shape && reads_row && increasing && independent(body, self.output, *var)
+    }
+}
+
+/// A parallel loop over the output's rows: per task, the fill of its rows (if the output was
+/// filled right before the loop), then the loop over `var` in `range` with output positions
+/// made offsets into the task's rows.
+fn task(
+    t: TensorId,
+    split: Split,
+    fill: Option<Stmt>,
+    var: Local,
+    (lo, hi): (Expr, Expr),
+    body: Vec<Stmt>,
+) -> Stmt {
+    let mut task: Vec<Stmt> = fill.into_iter().collect();
+    let rows = body.into_iter().map(|s| offsets(s, t)).collect();
+    task.push(Stmt::For(var, lo, hi, rows));
+    Stmt::Rows(t, split, task)
 }
 
 /// `vals.fill(x)` of the output.
@@ -204,7 +307,7 @@ fn offsets(s: Stmt, t: TensorId) -> Stmt {
         Stmt::While(c, b) => Stmt::While(e(c), block(b)),
         Stmt::If(c, a, b) => Stmt::If(e(c), block(a), block(b)),
         Stmt::Block(n, b) => Stmt::Block(n, block(b)),
-        Stmt::Rows(u, n, b) => Stmt::Rows(u, e(n), block(b)),
+        Stmt::Rows(u, split, b) => Stmt::Rows(u, split.map(e), block(b)),
         s @ (Stmt::Expr(_) | Stmt::Exit(_)) => s,
     }
 }

@@ -326,3 +326,22 @@ fn sddmm_multiplies_each_dot_product_by_b_once() {
         "#[schedule(compute(sddmm_values))] pub fn sddmm(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) { a(i, j) = b(i, j) * c(i, k) * d(j, k) }"
     ));
 }
+
+#[test]
+fn dcsr_spmv_runs_its_stored_rows_in_parallel() {
+    insta::assert_snapshot!(generated(
+        "pub fn spmv(y: &mut Dense1<f64>, a: &Dcsr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+}
+
+#[test]
+fn only_float_kernels_are_precomputed() {
+    let mttkrp = |v: &str| {
+        generated(&format!(
+            "pub fn mttkrp(a: &mut Dense2<{v}>, b: &Csf3<{v}>, c: &Dense2<{v}>, d: &Dense2<{v}>) {{ a(i, j) = b(i, k, l) * c(k, j) * d(l, j) }}"
+        ))
+    };
+    assert!(mttkrp("f32").contains("let mut pre"));
+    assert!(!mttkrp("i64").contains("let mut pre"));
+    assert!(!mttkrp("u8").contains("let mut pre"));
+}

@@ -110,6 +110,69 @@ where
     body(0, rows, 0, vals)
 }
 
+/// [`rows`] for a loop over the positions `lo..hi` of a sparse level whose coordinates are the
+/// output's rows: calls `body(row_lo, row_hi, row_base, pos_lo, pos_hi, vals_rows)` for
+/// consecutive ranges of positions `pos_lo..pos_hi` covering `lo..hi`, each with the rows
+/// `row_lo..row_hi` its positions' coordinates lie in and those rows' values (from position
+/// `row_base` of `vals`). The row ranges are consecutive and cover all `rows` rows, so each
+/// task also owns the rows between its coordinates (a fill of its slice fills them).
+///
+/// A task's rows start at the coordinate of its first position (`row_of`) and end where the
+/// next task's start: for the coordinates of a validated ordered, unique level, which
+/// increase strictly, every position of a task has its coordinate among the task's rows.
+/// (The split itself only ever hands out disjoint slices of `vals`, whatever `row_of` says:
+/// row boundaries are clamped to be non-decreasing and at most `rows`.)
+///
+/// `vals.len()` must be a multiple of `rows` (see [`rows`]).
+#[doc(hidden)]
+pub fn positions<V, R, F>(
+    vals: &mut [V],
+    rows: usize,
+    (lo, hi): (usize, usize),
+    row_of: R,
+    body: F,
+) -> Result<(), crate::Error>
+where
+    V: Send,
+    R: Fn(usize) -> usize,
+    F: Fn(usize, usize, usize, usize, usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
+{
+    let row_len = match rows {
+        0 if vals.is_empty() => 0,
+        0 => return Err(uneven(vals.len(), rows)),
+        _ if vals.len() % rows != 0 => return Err(uneven(vals.len(), rows)),
+        _ => vals.len() / rows,
+    };
+    let count = hi.saturating_sub(lo);
+    #[cfg(feature = "parallel")]
+    {
+        // A position is at least one row of work.
+        let min = min_rows(row_len);
+        if count > min && row_len > 0 {
+            use rayon::prelude::*;
+            let mut tasks = Vec::with_capacity(count / min + 1);
+            let (mut rest, mut row_lo, mut pos_lo) = (vals, 0, lo);
+            while pos_lo < hi {
+                let pos_hi = pos_lo.saturating_add(min).min(hi);
+                let row_hi = match pos_hi < hi {
+                    true => row_of(pos_hi).clamp(row_lo, rows),
+                    false => rows,
+                };
+                let (mine, after) = rest.split_at_mut((row_hi - row_lo) * row_len);
+                tasks.push((row_lo, row_hi, pos_lo, pos_hi, mine));
+                (rest, row_lo, pos_lo) = (after, row_hi, pos_hi);
+            }
+            return tasks
+                .into_par_iter()
+                .try_for_each(|(row_lo, row_hi, pos_lo, pos_hi, mine)| {
+                    body(row_lo, row_hi, row_lo * row_len, pos_lo, pos_hi, mine)
+                });
+        }
+    }
+    let _ = (row_of, count);
+    body(0, rows, 0, lo, hi, vals)
+}
+
 /// The error of a value array that does not split into the rows a kernel expects: a
 /// compiler defect, reported rather than computed wrong.
 fn uneven(len: usize, rows: usize) -> crate::Error {
@@ -178,6 +241,70 @@ mod tests {
             })
         });
         assert!(r.unwrap_err().to_string().contains("row 37"));
+    }
+
+    /// Positions `0..5` with coordinates `[1, 2, 5, 6, 9]` of 10 rows of 2 components: each
+    /// task writes its positions' rows and fills the rows between them.
+    #[test]
+    fn position_tasks_own_their_coordinates_rows() {
+        let crd = [1usize, 2, 5, 6, 9];
+        for min in [1, 2, 3, 1000] {
+            let mut vals = vec![7u64; 20];
+            with_min_rows(min, || {
+                positions(
+                    &mut vals,
+                    10,
+                    (0, 5),
+                    |p| crd[p],
+                    |r_lo, r_hi, base, p_lo, p_hi, task| {
+                        assert_eq!((task.len(), base), ((r_hi - r_lo) * 2, r_lo * 2));
+                        task.fill(0);
+                        for &i in &crd[p_lo..p_hi] {
+                            assert!((r_lo..r_hi).contains(&i), "{i} outside {r_lo}..{r_hi}");
+                            task[i * 2 - base] = i as u64;
+                            task[i * 2 + 1 - base] = 100 + i as u64;
+                        }
+                        Ok(())
+                    },
+                )
+            })
+            .unwrap();
+            let mut want = vec![0u64; 20];
+            for i in crd {
+                want[2 * i] = i as u64;
+                want[2 * i + 1] = 100 + i as u64;
+            }
+            assert_eq!(vals, want, "min = {min}");
+        }
+    }
+
+    #[test]
+    fn a_lying_row_of_still_splits_into_disjoint_slices() {
+        // Decreasing, and past the rows: boundaries are clamped; the slices still tile `vals`.
+        for row_of in [|p: usize| 9 - p, |p: usize| 100 + p] {
+            let mut vals = vec![0u64; 10];
+            let seen = std::sync::Mutex::new(Vec::new());
+            with_min_rows(1, || {
+                positions(
+                    &mut vals,
+                    10,
+                    (0, 6),
+                    row_of,
+                    |r_lo, r_hi, _, _, _, task| {
+                        assert_eq!(task.len(), r_hi - r_lo);
+                        seen.lock().unwrap().push((r_lo, r_hi));
+                        Ok(())
+                    },
+                )
+            })
+            .unwrap();
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort();
+            assert_eq!(seen.first().map(|s| s.0), Some(0));
+            assert!(seen.windows(2).all(|w| w[0].1 == w[1].0));
+            assert_eq!(seen.last().map(|s| s.1), Some(10));
+        }
+        assert!(positions(&mut [0u64; 3], 2, (0, 1), |p| p, |_, _, _, _, _, _| Ok(())).is_err());
     }
 
     #[test]

@@ -227,9 +227,10 @@
 //! multiplication (and in MTTKRP a load) per term: MTTKRP on a power-law tensor ran 1.2x
 //! faster. `--ir` shows the sum as `pre`.
 //!
-//! Integer arithmetic distributes exactly, so integer results are unchanged. A float result
-//! is `x * (a + b)` where the plain loop computes `x * a + x * b`: the same terms, associated
-//! differently, so it differs from the plain loop's within the rounding error of the sum. The
+//! Only kernels of `f32` or `f64` values are rewritten (an integer sum would overflow at
+//! other terms, and another value type need not commute). A float result is `x * (a + b)`
+//! where the plain loop computes `x * a + x * b`: the same terms, associated differently, so
+//! it differs from the plain loop's within the rounding error of the sum. The
 //! order is fixed, so a kernel still gives the same result on every run, with any number of
 //! threads. A loop that runs no iteration (an empty row or fiber) still adds nothing, even
 //! when the moved factor is infinite. Only pure reads move: a declared function is always
@@ -277,10 +278,18 @@
 //! is no separate deterministic mode because none is needed. A kernel with fewer rows than
 //! one task takes ([`min_rows`](crate::parallel::min_rows)) runs as the plain loop.
 //!
+//! A loop nest whose outermost loop iterates the first level of an ordered, unique sparse
+//! input whose coordinates are the output's rows (MTTKRP on a `Csf3`, SpMV on a `Dcsr`) runs
+//! in parallel too: its positions are split into tasks, and each task owns the rows from its
+//! first position's coordinate to the next task's, so the rows no position names are still
+//! filled (and, with `+=`, kept).
+//!
 //! Kept serial today: sparse outputs, scalar outputs (a dot product), loop nests whose
-//! outermost loop iterates a sparse level, workspaces and scratch arrays. `--ir` of the
-//! `sparse-kernel` CLI prints a parallel loop as `parallel rows 0..dim_i`, around the loop
-//! each task runs over its rows `row_lo..row_hi`.
+//! outermost loop iterates another sparse level (a `Coo`'s non-unique rows, a hash table),
+//! workspaces and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
+//! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
+//! (or `parallel rows 0..dim_i by positions p..end of level`, around the loop over a task's
+//! positions `pos_lo..pos_hi`).
 //!
 //! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
 //! from inside another parallel loop, say); building the runtime with

@@ -1,0 +1,137 @@
+//! Parallel loops over the positions of a sparse root level whose coordinates are a dense
+//! output's rows (`parallel_positions`): DCSR SpMV and MTTKRP on a `Csf3`. Each task owns the
+//! rows from its first position's coordinate to the next task's, so the rows no position
+//! names (empty rows) are filled by the task around them. Split at every position, at every
+//! few, and by default, the results equal the serial kernel's bit for bit and the dense
+//! reference; an output that is added to keeps its rows that no position names.
+#![deny(warnings)]
+
+use sparse_runtime::parallel::with_min_rows;
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+sparse_kernel! {
+    pub fn spmv(y: &mut Dense1<f64>, a: &Dcsr<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    #[schedule(parallel(never))]
+    pub fn spmv_serial(y: &mut Dense1<f64>, a: &Dcsr<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn spmv_add(y: &mut Dense1<i64>, a: &Dcsr<i64>, x: &Dense1<i64>) {
+        y(i) += a(i, j) * x(j)
+    }
+    pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn mttkrp_serial(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
+}
+
+/// Tasks of 1, 2 and 3 positions, and the default split.
+const SPLITS: [Option<usize>; 4] = [Some(1), Some(2), Some(3), None];
+
+fn split<R>(min: Option<usize>, f: impl FnOnce() -> R) -> R {
+    match min {
+        Some(m) => with_min_rows(m, f),
+        None => f(),
+    }
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn dcsr_spmv_fills_the_rows_between_positions() {
+    for n in [0, 1, 2, 7, 30] {
+        sweep(|density, seed| {
+            let entries = random_entries::<f64>(&[n, 5], density, seed);
+            let a: Dcsr<f64> = build(&[n, 5], &entries);
+            let xv: Vec<f64> = (0..5).map(|j| 0.5 + j as f64).collect();
+            let x = Dense1::from_vec(xv.clone());
+            let mut serial = Dense1::from_vec(vec![f64::NAN; n]);
+            spmv_serial(&mut serial, &a, &x).unwrap();
+            let mut want = vec![0.0; n];
+            for (at, v) in &entries {
+                want[at[0]] += v * xv[at[1]];
+            }
+            for (s, w) in serial.vals().iter().zip(&want) {
+                assert!(
+                    (s - w).abs() <= 1e-12 * (1.0 + w.abs()),
+                    "{:?}",
+                    (n, density, seed)
+                );
+            }
+            for min in SPLITS {
+                let mut y = Dense1::from_vec(vec![f64::NAN; n]);
+                split(min, || spmv(&mut y, &a, &x)).unwrap();
+                assert_eq!(
+                    bits(y.vals()),
+                    bits(serial.vals()),
+                    "{:?}",
+                    (n, min, density, seed)
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn an_added_output_keeps_the_rows_no_position_names() {
+    let n = 40;
+    sweep(|density, seed| {
+        let entries = random_entries::<i64>(&[n, 6], density, seed);
+        let a: Dcsr<i64> = build(&[n, 6], &entries);
+        let xv: Vec<i64> = (0..6).map(|j| j as i64 - 2).collect();
+        let x = Dense1::from_vec(xv.clone());
+        let start: Vec<i64> = (0..n as i64).map(|i| 1000 * i).collect();
+        let mut want = start.clone();
+        for (at, v) in &entries {
+            want[at[0]] += v * xv[at[1]];
+        }
+        for min in SPLITS {
+            let mut y = Dense1::from_vec(start.clone());
+            split(min, || spmv_add(&mut y, &a, &x)).unwrap();
+            assert_eq!(y.vals(), &want[..], "{:?}", (min, density, seed));
+        }
+    });
+}
+
+#[test]
+fn mttkrp_on_csf_runs_slices_in_parallel() {
+    let [di, dk, dl] = [9, 4, 5];
+    for r in [0, 3, 8, 11] {
+        sweep(|density, seed| {
+            let be = random_entries::<f64>(&[di, dk, dl], density, seed);
+            let b: Csf3<f64> = build(&[di, dk, dl], &be);
+            let cv: Vec<f64> = (0..dk * r).map(|x| (x as f64 * 0.37).sin()).collect();
+            let dv: Vec<f64> = (0..dl * r).map(|x| (x as f64 * 0.91).cos()).collect();
+            let c = Dense2::from_vec(dk, r, cv.clone()).unwrap();
+            let d = Dense2::from_vec(dl, r, dv.clone()).unwrap();
+            let mut serial = Dense2::from_vec(di, r, vec![f64::NAN; di * r]).unwrap();
+            mttkrp_serial(&mut serial, &b, &c, &d).unwrap();
+            let mut want = vec![0.0; di * r];
+            for (at, v) in &be {
+                for j in 0..r {
+                    want[at[0] * r + j] += v * cv[at[1] * r + j] * dv[at[2] * r + j];
+                }
+            }
+            for (s, w) in serial.vals().iter().zip(&want) {
+                assert!(
+                    (s - w).abs() <= 1e-9 * (1.0 + w.abs()),
+                    "{:?}",
+                    (r, density, seed)
+                );
+            }
+            for min in SPLITS {
+                let mut a = Dense2::from_vec(di, r, vec![f64::NAN; di * r]).unwrap();
+                split(min, || mttkrp(&mut a, &b, &c, &d)).unwrap();
+                let case = (r, min, density, seed);
+                assert_eq!(bits(a.vals()), bits(serial.vals()), "{case:?}");
+            }
+        });
+    }
+}
