@@ -557,6 +557,55 @@ impl<'a> Case<'a> {
         }
     }
 
+    /// Checks a kernel's compute-only pair (`sparse_difftest_gen::testcode`): the output its
+    /// assembling function left (`by_asm`, after it returned `assembled`) has the kernel's
+    /// pattern (`kernel`), and the compute-only variant, called on it with its values
+    /// overwritten (returning `values`, `None` if not called), restored them bit for bit
+    /// (`computed`). Both calls return `Ok` where the kernel did, the first `Err` where it did
+    /// not.
+    pub fn same_as_compute_only<V: TestValue, L: Levels + Clone, O: ModeOrder>(
+        &mut self,
+        p: usize,
+        kernel: &Tensor<V, L, O>,
+        by_asm: &Tensor<V, L, O>,
+        computed: &Tensor<V, L, O>,
+        assembled: Result<(), Error>,
+        values: Option<Result<(), Error>>,
+    ) {
+        let bits = |t: &Tensor<V, L, O>| {
+            let entries = as_f64(t.entries());
+            let entries: Vec<(Vec<usize>, u64)> =
+                entries.into_iter().map(|(c, v)| (c, v.to_bits())).collect();
+            (entries, t.fill().to_f64().to_bits())
+        };
+        let pattern =
+            |t: &Tensor<V, L, O>| bits(t).0.into_iter().map(|(c, _)| c).collect::<Vec<_>>();
+        let values = values.map(|r| r.map_err(|e| e.to_string()));
+        let assembled = assembled.map_err(|e| e.to_string());
+        let agree = match self.result {
+            Some(Ok(())) => {
+                assembled.is_ok()
+                    && values == Some(Ok(()))
+                    && pattern(kernel) == pattern(by_asm)
+                    && bits(by_asm) == bits(computed)
+            }
+            _ => assembled.is_err(),
+        };
+        if !agree {
+            let name = &self.kernel.params[p].name;
+            let d = format!(
+                "the compute-only pair differs in `{name}`: the kernel returned {:?} with {:?}; the assembling function {:?} with {:?}; the compute-only one {:?} with {:?}",
+                self.result,
+                bits(kernel),
+                assembled,
+                bits(by_asm),
+                values,
+                bits(computed)
+            );
+            self.fail(Class::Wrong, d);
+        }
+    }
+
     /// [`Case::same_as_serial`] for scalar output `p`.
     pub fn same_scalar_as_serial<V: TestValue>(&mut self, p: usize, serial: V, parallel: V) {
         let (s, q) = (serial.to_f64().to_bits(), parallel.to_f64().to_bits());

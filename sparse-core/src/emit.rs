@@ -608,12 +608,15 @@ impl Emitter<'_> {
         (sparse && !computes_only).then(|| kernel.accesses[a].tensor)
     }
 
-    /// `a.pattern_id()` for every tensor operand (the output and its old contents excepted).
+    /// `a.pattern_id()` for every sparse tensor operand (the output and its old contents
+    /// excepted). A dense operand's pattern is its shape, which the entry checks compare: any
+    /// dense tensor (or view, or slice, which have no pattern number) of that shape will do.
     fn operand_patterns(&self) -> Vec<TokenStream> {
         let kernel = self.kernel;
         let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
         (0..kernel.tensors.len())
             .filter(|&t| Some(t) != output && Some(t) != kernel.old_output)
+            .filter(|&t| !kernel.tensors[t].format.is_all_dense())
             .map(|t| {
                 let name = &kernel.tensors[t].name;
                 quote! { #name.pattern_id() }

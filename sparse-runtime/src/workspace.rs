@@ -83,6 +83,18 @@ pub struct DenseAccumulator<V> {
     /// The number of touched keys; at most `size`, since a key is pushed
     /// only when its mark goes from 0 to 1.
     len: usize,
+    /// What [`zero_unchecked`](Self::zero_unchecked) writes: a zero that leaves every value
+    /// added to it unchanged, bit for bit ([`identity_zero`]).
+    start: V,
+}
+
+/// The zero of `V` that leaves every value added to it unchanged, bit for bit: `-0.0` for the
+/// IEEE floats (`+0.0 + -0.0` is `+0.0`, while `-0.0 + x` is `x` for every `x`), the zero of
+/// integers; read from the text `-0` so that it needs only [`num_traits::Num`], and `zero()`
+/// for a type that does not parse it. A key that starts from it holds the same sum as a key
+/// set by its first addend, as [`DenseAccumulator::add_unchecked`] does.
+fn identity_zero<V: Value>() -> V {
+    V::from_str_radix("-0", 10).unwrap_or_else(|_| V::zero())
 }
 
 impl<V: Value> DenseAccumulator<V> {
@@ -98,6 +110,7 @@ impl<V: Value> DenseAccumulator<V> {
             marks: filled(size, 0u8, "the marks of a dense accumulator")?,
             touched: filled(size, 0usize, "the touched keys of a dense accumulator")?,
             len: 0,
+            start: identity_zero(),
         })
     }
 
@@ -157,7 +170,9 @@ impl<V: Value> DenseAccumulator<V> {
     /// step of a compute-only kernel, which then adds with
     /// [`accumulate_unchecked`](Self::accumulate_unchecked) and reads back with
     /// [`get_unchecked`](Self::get_unchecked) the keys of a known pattern,
-    /// needing neither marks nor a touched list.
+    /// needing neither marks nor a touched list. The zero is `-0.0` for floats
+    /// ([`identity_zero`]), so the sums are those of
+    /// [`add_unchecked`](Self::add_unchecked), signs of zeros included.
     ///
     /// # Safety
     ///
@@ -166,7 +181,7 @@ impl<V: Value> DenseAccumulator<V> {
     pub unsafe fn zero_unchecked(&mut self, key: usize) {
         debug_assert!(key < self.size());
         // SAFETY: the caller guarantees key < size == vals.len().
-        unsafe { *self.vals.get_unchecked_mut(key) = V::zero() };
+        unsafe { *self.vals.get_unchecked_mut(key) = self.start };
     }
 
     /// Adds `v` to the value at `key` (no mark, no touched list; see
@@ -670,6 +685,39 @@ pub fn workspace_size(dims: &[usize]) -> Result<usize, Error> {
 mod tests {
     use super::*;
     use std::collections::BTreeMap;
+
+    /// A zeroed key then added to holds what a key set by its first addend holds, bit for
+    /// bit: a sum of negative zeros stays `-0.0` (found by the tester's compute-only pairs,
+    /// where a compute-only kernel returned `+0.0` for its assembler's `-0.0`).
+    #[test]
+    fn a_zeroed_key_sums_as_a_set_one() {
+        for addends in [
+            vec![-0.0],
+            vec![0.0],
+            vec![-0.0, -0.0],
+            vec![-0.0, 0.0],
+            vec![1.5, -1.5],
+        ] {
+            let mut a = DenseAccumulator::<f64>::new(1).unwrap();
+            let mut b = DenseAccumulator::<f64>::new(1).unwrap();
+            // SAFETY: key 0 < size 1.
+            unsafe {
+                a.zero_unchecked(0);
+                for &v in &addends {
+                    a.accumulate_unchecked(0, v);
+                    b.add_unchecked(0, v);
+                }
+                assert_eq!(
+                    a.get_unchecked(0).to_bits(),
+                    b.get_unchecked(0).to_bits(),
+                    "{addends:?}"
+                );
+            }
+        }
+        assert_eq!(identity_zero::<u32>(), 0);
+        assert_eq!(identity_zero::<i64>(), 0);
+        assert_eq!(identity_zero::<f32>().to_bits(), (-0.0f32).to_bits());
+    }
 
     /// Knuth's MMIX linear congruential generator, high bits only: a
     /// reproducible stream without dependencies.

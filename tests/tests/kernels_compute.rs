@@ -28,6 +28,16 @@ sparse_kernel! {
     pub fn other_product(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, k) = a(i, j) * b(j, k)
     }
+    #[schedule(compute(sddmm_values))]
+    pub fn sddmm(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, j) * c(i, k) * d(j, k)
+    }
+    // Dense operands as a view and a slice, which have no pattern number (found by the
+    // tester's compute-only pairs: the variant did not compile).
+    #[schedule(compute(scaled_values))]
+    pub fn scaled(a: &mut Csr<f64>, b: &Csr<f64>, c: &Dense2View<'_, f64>, x: &[f64]) {
+        a(i, j) = b(i, j) * c(i, j) * x(j)
+    }
 }
 
 /// New values for every stored entry of `t`, its pattern kept.
@@ -82,6 +92,41 @@ fn compute_only_variants_match_their_kernels_after_values_change() {
                 revalidate(&u);
             }
         });
+    }
+}
+
+/// A dense operand's pattern is its shape: new dense tensors of that shape (the next factors
+/// of an alternating least squares, say), views and slices are accepted, and the variant gives
+/// what the kernel gives for them.
+#[test]
+fn dense_operands_may_be_other_tensors_of_their_shape() {
+    let (m, n, r) = (5, 6, 3);
+    let b: Csr<f64> = build(&[m, n], &random_entries(&[m, n], 0.5, 4));
+    let dense = |rows: usize, seed: u64| {
+        let mut rng = Rng::new(seed);
+        Dense2::from_vec(rows, r, (0..rows * r).map(|_| rng.unit()).collect()).unwrap()
+    };
+    let mut a = Csr::<f64>::new(&[m, n]).unwrap();
+    sddmm(&mut a, &b, &dense(m, 1), &dense(n, 2)).unwrap();
+    let (c2, d2) = (dense(m, 3), dense(n, 4));
+    sddmm_values(&mut a, &b, &c2, &d2).unwrap();
+    let mut want = Csr::<f64>::new(&[m, n]).unwrap();
+    sddmm(&mut want, &b, &c2, &d2).unwrap();
+    assert_eq!(a.entries(), want.entries());
+    // A view and a slice.
+    let (cv, x): (Vec<f64>, Vec<f64>) = ((0..m * n).map(|v| v as f64).collect(), vec![0.5; n]);
+    let view = Dense2View::new([m, n], &cv[..]).unwrap();
+    let mut s = Csr::<f64>::new(&[m, n]).unwrap();
+    scaled(&mut s, &b, &view, &x).unwrap();
+    let before = s.entries();
+    let cv2: Vec<f64> = cv.iter().map(|v| v + 1.0).collect();
+    let view2 = Dense2View::new([m, n], &cv2[..]).unwrap();
+    scaled_values(&mut s, &b, &view2, &x).unwrap();
+    for ((at, got), (_, was)) in s.entries().into_iter().zip(before) {
+        let (i, j) = (at[0], at[1]);
+        let bij = b.entries().into_iter().find(|(c, _)| *c == at).unwrap().1;
+        assert_eq!(got, bij * cv2[i * n + j] * 0.5);
+        assert_eq!(was, bij * cv[i * n + j] * 0.5);
     }
 }
 

@@ -82,6 +82,44 @@ pub fn compile(k: &Kernel) -> Compiled {
     }
 }
 
+/// The kernel's compute-only pair ([`Kernel::compute_pair`]) if the compiler accepts it: the
+/// harness then runs it beside the kernel. Whether to test the pair is the compiler's answer,
+/// not the oracle's (the pair's refusals are UI tests); its values are checked against the
+/// kernel's. A panic is reported on standard error and the pair left out.
+pub fn accepted_compute_pair(k: &Kernel) -> Option<String> {
+    let pair = k.compute_pair()?;
+    let item: syn::ItemFn = syn::parse_str(&pair).ok()?;
+    let quiet = QuietPanics::new();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let functions = declared(k)?;
+        Some(sparse_core::compile_with(&item, &functions).is_ok())
+    }));
+    match result {
+        Ok(Some(true)) => Some(pair),
+        Ok(_) => None,
+        Err(p) => {
+            eprintln!(
+                "difftest: the compiler panicked on the compute-only pair of {}: {}",
+                k.fn_name(),
+                quiet.message(p)
+            );
+            None
+        }
+    }
+}
+
+/// The functions the kernel's block declares, as the compiler reads them (`None` if a
+/// declaration does not parse; a declaration's errors are left to [`compile`]).
+fn declared(k: &Kernel) -> Option<Vec<sparse_core::algebra::Function>> {
+    let mut functions = Vec::new();
+    for decl in k.declarations() {
+        let item: syn::ItemFn = syn::parse_str(&decl).ok()?;
+        let mut diags = sparse_core::diagnostic::Diagnostics::default();
+        functions.extend(sparse_core::algebra::declare(&item, &mut diags).0);
+    }
+    Some(functions)
+}
+
 /// The number of loop nests the compiler splits a single-statement kernel into (through a
 /// workspace, those below its outer loops), or `None` if it refuses it (or the kernel is a
 /// sequence). For triage only.
@@ -92,12 +130,7 @@ pub fn loop_nests(k: &Kernel) -> Option<usize> {
     let item: syn::ItemFn = syn::parse_str(&k.source()).ok()?;
     let quiet = QuietPanics::new();
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut functions = Vec::new();
-        for decl in k.declarations() {
-            let item: syn::ItemFn = syn::parse_str(&decl).ok()?;
-            let mut diags = sparse_core::diagnostic::Diagnostics::default();
-            functions.extend(sparse_core::algebra::declare(&item, &mut diags).0);
-        }
+        let functions = declared(k)?;
         sparse_core::compile_with(&item, &functions)
             .ok()
             .map(|c| c.orders.len())

@@ -692,6 +692,25 @@ impl Kernel {
             .collect()
     }
 
+    /// The kernel as an assembling function with a compute-only variant, for the harness to
+    /// run beside it: `fn {name}_asm` with the kernel's parameters, statement and schedules,
+    /// and `#[schedule(compute({name}_values))]`; `None` for a sequence, an output written in
+    /// place, or `+=` (which the compute-only split refuses).
+    pub fn compute_pair(&self) -> Option<String> {
+        if self.is_sequence() || self.in_place_output() || self.accumulate {
+            return None;
+        }
+        let name = self.fn_name();
+        let src = self.source();
+        let head = format!("fn {name}(");
+        let at = src.find(&head)?;
+        Some(format!(
+            "{}#[schedule(compute({name}_values))]\nfn {name}_asm({}",
+            &src[..at],
+            &src[at + head.len()..]
+        ))
+    }
+
     /// Everything inside the kernel's `sparse_kernel! { .. }`: the declarations, then the
     /// kernel.
     pub fn block(&self) -> String {
@@ -723,7 +742,17 @@ impl Kernel {
 
     /// The whole macro invocation.
     pub fn invocation(&self) -> String {
-        let body = self.block().replace('\n', "\n    ");
+        self.invocation_with(None)
+    }
+
+    /// [`Kernel::invocation`], with `extra` (another function of the same block) after the
+    /// kernel.
+    pub fn invocation_with(&self, extra: Option<&str>) -> String {
+        let mut block = self.block();
+        if let Some(extra) = extra {
+            block = format!("{block}\n\n{extra}");
+        }
+        let body = block.replace('\n', "\n    ");
         format!("sparse_kernel! {{\n    {body}\n}}")
     }
 

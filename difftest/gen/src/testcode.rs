@@ -77,7 +77,11 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
     }
     // The outputs are built last, so that the case's phase says "in the kernel call".
     lets.extend(outputs);
-    let body = k.invocation().replace('\n', "\n    ");
+    let pair = crate::classify::accepted_compute_pair(k);
+    if pair.is_some() {
+        finish.push(compute_pair_check(k, krate));
+    }
+    let body = k.invocation_with(pair.as_deref()).replace('\n', "\n    ");
     format!(
         "pub mod {name} {{
     #![allow(unused_imports)]
@@ -103,5 +107,39 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
         args = args.join(", "),
         serial_args = serial_args.join(", "),
         finish = finish.join("\n        "),
+    )
+}
+
+/// The harness's run of a kernel's compute-only pair ([`Kernel::compute_pair`]): `_asm`
+/// assembles a fresh copy of the output from the same operands, its values are overwritten,
+/// and `_values` recomputes them. `_values` must give `_asm`'s values bit for bit (the same
+/// loops compute them), and `_asm` the kernel's pattern (its values may round differently: the
+/// compute directive forbids the conversions the kernel may use, so its loops can differ).
+fn compute_pair_check(k: &Kernel, krate: &str) -> String {
+    let out = k.out;
+    let ParamKind::Output(f) = &k.params[out].kind else {
+        unreachable!("a compute pair has a tensor output")
+    };
+    let v = k.vt.name();
+    let args = |local: &str| -> String {
+        (0..k.params.len())
+            .map(|p| match (&k.params[p].kind, p == out) {
+                (_, true) => borrow(k, p, local, true),
+                (ParamKind::Input(_), false) => borrow(k, p, &format!("p{p}"), false),
+                _ => format!("p{p}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let name = k.fn_name();
+    format!(
+        "let mut pair: {ty} = c.output({out})?;
+        let assembled = {krate}::in_parallel(|| {name}_asm({pair_args}));
+        let by_asm = pair.clone();
+        pair.vals_mut().iter_mut().for_each(|v| *v = {krate}::TestValue::from_f64(77.0));
+        let values = assembled.is_ok().then(|| {krate}::in_parallel(|| {name}_values({pair_args})));
+        c.same_as_compute_only({out}, &p{out}, &by_asm, &pair, assembled, values);",
+        ty = f.rust_type(v),
+        pair_args = args("pair"),
     )
 }

@@ -105,7 +105,9 @@
 //!
 //! Every tensor structure carries a number no other structure has (kept by clones and by
 //! [`vals_mut`](crate::Tensor::vals_mut), new whenever levels are built). The kernel
-//! records its own identity and its operands' numbers in the output it assembles, and the
+//! records its own identity and its sparse operands' numbers in the output it assembles (a
+//! dense operand's pattern is its shape, which every call checks: SDDMM's next dense factors
+//! may be new tensors, views or slices), and the
 //! compute-only variant checks them first: an output this kernel did not assemble, or
 //! assembled for operands whose patterns have since been rebuilt, is
 //! `Err(`[`Error::NotAssembled`](crate::Error::NotAssembled)`)` and is left unchanged,
