@@ -133,7 +133,9 @@ pub fn kernel_fn_as(
     // the output's rows (`parallel_positions`), a task's rows run from the coordinate of its
     // first position to that of the next task's first (the first task from 0, the last to
     // `dim`); a validated ordered, unique level's coordinates increase strictly along its
-    // segment, so every position of the task has its coordinate `i` in the task's rows.
+    // segment, so every position of the task has its coordinate `i` in the task's rows. The
+    // runtime reads a coordinate (`pos_access_unchecked`) only at positions in `p + 1..end`
+    // of the root segment `p..end` that `pos_bounds` gave (`parallel_positions`' contract).
     let body = quote! {
         unsafe {
             #bindings

@@ -117,8 +117,10 @@ where
 /// `row_base` of `vals`). The row ranges are consecutive and cover all `rows` rows, so each
 /// task also owns the rows between its coordinates (a fill of its slice fills them).
 ///
-/// A task's rows start at the coordinate of its first position (`row_of`) and end where the
-/// next task's start: for the coordinates of a validated ordered, unique level, which
+/// `row_of` is called only with positions in `lo + 1..hi` (each task's first position but
+/// the first task's), on the calling thread: generated code reads a coordinate there without
+/// a bounds check. A task's rows start at the coordinate of its first position (`row_of`) and
+/// end where the next task's start: for the coordinates of a validated ordered, unique level, which
 /// increase strictly, every position of a task has its coordinate among the task's rows.
 /// (The split itself only ever hands out disjoint slices of `vals`, whatever `row_of` says:
 /// row boundaries are clamped to be non-decreasing and at most `rows`.)
@@ -255,7 +257,10 @@ mod tests {
                     &mut vals,
                     10,
                     (0, 5),
-                    |p| crd[p],
+                    |p| {
+                        assert!((1..5).contains(&p), "row_of({p}) outside lo + 1..hi");
+                        crd[p]
+                    },
                     |r_lo, r_hi, base, p_lo, p_hi, task| {
                         assert_eq!((task.len(), base), ((r_hi - r_lo) * 2, r_lo * 2));
                         task.fill(0);
