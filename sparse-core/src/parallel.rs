@@ -103,30 +103,32 @@ impl Rows<'_> {
                     ));
                 }
                 // `let (p, end) = level.pos_bounds(0); for p in p..end { let i = .. }`.
-                Stmt::LetPair(Some(p), Some(end), false, bounds)
-                    if body
+                Stmt::LetPair(Some(p), Some(end), false, bounds) => {
+                    let root = body
                         .peek()
-                        .is_some_and(|next| self.position_loop(&bounds, p, end, next)) =>
-                {
-                    let Some(Stmt::For(var, lo, hi, loop_body)) = body.next() else {
-                        unreachable!("peeked a position loop")
-                    };
-                    out.push(Stmt::LetPair(Some(p), Some(end), false, bounds.clone()));
-                    let Expr::Call(level, _, _) = bounds else {
-                        unreachable!("a position loop's bounds are a level's")
-                    };
-                    let Expr::Var(level) = *level else {
-                        unreachable!("a position loop's level is a local")
-                    };
-                    let rows = ir::var(Local::Dim(v));
-                    let split = Split::Positions {
-                        rows,
-                        level,
-                        lo,
-                        hi,
-                    };
-                    let (lo, end) = (ir::var(Local::PosLo), ir::var(Local::PosHi));
-                    out.push(task(t, split, fill.take(), var, (lo, end), loop_body));
+                        .and_then(|next| self.position_loop(&bounds, p, end, next));
+                    let next = body.next_if(|_| root.is_some());
+                    out.push(Stmt::LetPair(Some(p), Some(end), false, bounds));
+                    match (root, next) {
+                        (Some(level), Some(Stmt::For(var, lo, hi, loop_body))) => {
+                            let rows = ir::var(Local::Dim(v));
+                            let split = Split::Positions {
+                                rows,
+                                level,
+                                lo,
+                                hi,
+                            };
+                            let (lo, end) = (ir::var(Local::PosLo), ir::var(Local::PosHi));
+                            out.push(task(t, split, fill.take(), var, (lo, end), loop_body));
+                        }
+                        (_, next) => {
+                            // The fill stays before the pair (it does not read it).
+                            let pair = out.pop();
+                            out.extend(fill.take());
+                            out.extend(pair);
+                            out.extend(next);
+                        }
+                    }
                 }
                 Stmt::If(c, then, otherwise) => {
                     out.extend(fill.take());
@@ -142,20 +144,20 @@ impl Rows<'_> {
         out
     }
 
-    /// Whether `next` is `for p in p..end { let i = level.pos_access(p); .. }` after
+    /// The level, if `next` is `for p in p..end { let i = level.pos_access(p); .. }` after
     /// `let (p, end) = level.pos_bounds(0)` (`bounds`), over the root of an input whose
     /// level is ordered, unique and compact (so its coordinates increase strictly along the
     /// positions), `i` the output's row variable, and its iterations independent.
-    fn position_loop(&self, bounds: &Expr, p: Local, end: Local, next: &Stmt) -> bool {
+    fn position_loop(&self, bounds: &Expr, p: Local, end: Local, next: &Stmt) -> Option<Local> {
         let Expr::Call(level, "pos_bounds_unchecked", args) = bounds else {
-            return false;
+            return None;
         };
         let (Expr::Var(level @ Local::Level(tensor, 0)), [Expr::Usize(0)]) = (&**level, &args[..])
         else {
-            return false;
+            return None;
         };
         let Stmt::For(var, Expr::Var(lo), Expr::Var(hi), body) = next else {
-            return false;
+            return None;
         };
         let reads_row = matches!(
             body.first(),
@@ -170,7 +172,8 @@ impl Rows<'_> {
             && !root.is_branchless()
             && root.iteration() == crate::level::Iteration::CoordinatePosition;
         let shape = (*var, *lo, *hi) == (p, p, end) && *tensor != self.output;
-        shape && reads_row && increasing && independent(body, self.output, *var)
+        let parallel = shape && reads_row && increasing && independent(body, self.output, *var);
+        parallel.then_some(*level)
     }
 }
 
