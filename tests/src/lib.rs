@@ -457,6 +457,47 @@ pub fn check_sparse_output<L: Levels + Clone, O: ModeOrder>(
     revalidate(out);
 }
 
+/// `n` float values of magnitude up to 1000 from `seed`, irregular enough that sums of them
+/// round differently in different orders.
+pub fn wave(n: usize, seed: u64) -> Vec<f64> {
+    (0..n)
+        .map(|x| ((x as u64 * 31 + seed) as f64 * 0.61).sin() * 1e3)
+        .collect()
+}
+
+/// The operands of an SDDMM `a(i,j) = b(i,j) * c(i,k) * d(j,k)` with `b` an `m x n` CSR of
+/// the case's density and seed and `c`, `d` dense of `r` columns ([`wave`] values): `b`'s
+/// entries, `b`, and the values and matrices of `c` and `d`.
+pub struct SddmmCase {
+    pub entries: Entries<f64>,
+    pub b: Tensor<f64, (Dense, sparse_runtime::Compressed<u32>)>,
+    pub cv: Vec<f64>,
+    pub dv: Vec<f64>,
+    pub c: Tensor<f64, (Dense, Dense)>,
+    pub d: Tensor<f64, (Dense, Dense)>,
+}
+
+impl SddmmCase {
+    pub fn new([m, n, r]: [usize; 3], density: f64, seed: u64) -> Self {
+        let entries = random_entries::<f64>(&[m, n], density, seed);
+        let b = build(&[m, n], &entries);
+        let (cv, dv) = (wave(m * r, seed), wave(n * r, seed + 9));
+        let dense = |rows: usize, v: &[f64]| {
+            Tensor::from_levels(&[rows, r], (Dense::new(rows), Dense::new(r)), v.to_vec())
+                .expect("a dense matrix")
+        };
+        let (c, d) = (dense(m, &cv), dense(n, &dv));
+        SddmmCase {
+            entries,
+            b,
+            cv,
+            dv,
+            c,
+            d,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,12 +34,6 @@ sparse_kernel! {
 /// Row lengths around the register block's and the strip's width (8).
 const WIDTHS: [usize; 6] = [0, 1, 8, 9, 16, 17];
 
-fn values(n: usize, seed: u64) -> Vec<f64> {
-    (0..n)
-        .map(|x| ((x as u64 * 31 + seed) as f64 * 0.61).sin() * 1e3)
-        .collect()
-}
-
 /// The entries of a `Csf3`, grouped: `(i, [(k, [(l, v)])])` in storage order.
 type Fibers = Vec<(usize, Vec<(usize, Vec<(usize, f64)>)>)>;
 
@@ -66,7 +60,7 @@ fn mttkrp_sums_each_fiber_then_multiplies_it_once() {
         sweep(|density, seed| {
             let be = random_entries::<f64>(&[di, dk, dl], density, seed);
             let b: Csf3<f64> = build(&[di, dk, dl], &be);
-            let (cv, dv) = (values(dk * r, seed), values(dl * r, seed + 9));
+            let (cv, dv) = (wave(dk * r, seed), wave(dl * r, seed + 9));
             let c = Dense2::from_vec(dk, r, cv.clone()).unwrap();
             let d = Dense2::from_vec(dl, r, dv.clone()).unwrap();
             let mut a = Dense2::zeros(di, r);
@@ -174,11 +168,9 @@ fn sddmm_multiplies_each_dot_product_once() {
     let (m, n) = (5, 6);
     for r in WIDTHS {
         sweep(|density, seed| {
-            let be = random_entries::<f64>(&[m, n], density, seed);
-            let b: Csr<f64> = build(&[m, n], &be);
-            let (cv, dv) = (values(m * r, seed), values(n * r, seed + 9));
-            let c = Dense2::from_vec(m, r, cv.clone()).unwrap();
-            let d = Dense2::from_vec(n, r, dv.clone()).unwrap();
+            let SddmmCase {
+                b, cv, dv, c, d, ..
+            } = SddmmCase::new([m, n, r], density, seed);
             let mut a = Csr::<f64>::new(&[m, n]).unwrap();
             sddmm(&mut a, &b, &c, &d).unwrap();
             let mut values_only = a.clone();

@@ -22,16 +22,10 @@ sparse_kernel! {
 
 const LENGTHS: [usize; 8] = [0, 1, 7, 8, 9, 16, 17, 25];
 
-fn values(n: usize, seed: u64) -> Vec<f64> {
-    (0..n)
-        .map(|x| ((x as u64 * 31 + seed) as f64 * 0.61).sin() * 1e3)
-        .collect()
-}
-
 #[test]
 fn a_dot_product_adds_in_index_order() {
     for n in LENGTHS {
-        let (xv, yv) = (values(n, 1), values(n, 2));
+        let (xv, yv) = (wave(n, 1), wave(n, 2));
         let mut s = 7.0;
         dot(
             &mut s,
@@ -49,11 +43,9 @@ fn sddmm_sums_each_entry_in_index_order() {
     let (m, n) = (5, 6);
     for r in LENGTHS {
         sweep(|density, seed| {
-            let be = random_entries::<f64>(&[m, n], density, seed);
-            let b: Csr<f64> = build(&[m, n], &be);
-            let (cv, dv) = (values(m * r, seed), values(n * r, seed + 9));
-            let c = Dense2::from_vec(m, r, cv.clone()).unwrap();
-            let d = Dense2::from_vec(n, r, dv.clone()).unwrap();
+            let SddmmCase {
+                b, cv, dv, c, d, ..
+            } = SddmmCase::new([m, n, r], density, seed);
             let mut a = Csr::<f64>::new(&[m, n]).unwrap();
             sddmm(&mut a, &b, &c, &d).unwrap();
             let want: Vec<(Vec<usize>, f64)> = b
