@@ -23,6 +23,9 @@
 //! - A loop that runs no iteration adds nothing: the invariant factors could be infinite or
 //!   NaN, and `inf * 0` is NaN. The multiplication after the loop runs only if the loop's
 //!   range is not empty (its bounds are locals or constants the loop does not assign).
+//! - A factor the kernel may make infinite where the data are finite (another reduction's
+//!   temporary, an operand's `inf` fill) does not move: `x * (a + b)` is `inf` where `x *
+//!   a + x * b` is NaN for `x = inf`, `b = 0`.
 //! - No effect moves: the invariant factors, and the `let`s they read that are copied after
 //!   the loop, are pure reads (values, level functions that only read, arithmetic). A
 //!   declared function is never moved, since its body is the user's.
@@ -120,7 +123,9 @@ impl Sum {
             .iter()
             .chain(&scan.lane_lets)
             .all(|s| matches!(s, Stmt::Let(_, _, v) | Stmt::LetPair(_, _, _, v) if pure(v) && !reads_assigned(v)));
-        let factors_ok = invariant.iter().all(|f| pure(f) && !reads_assigned(f));
+        let factors_ok = invariant
+            .iter()
+            .all(|f| pure(f) && finite(f) && !reads_assigned(f));
         (copied_ok && factors_ok && !invariant.is_empty() && !varying.is_empty()).then_some(Sum {
             lanes,
             acc,
@@ -287,6 +292,43 @@ fn with_update(body: Vec<Stmt>, update: &Stmt) -> Vec<Stmt> {
 /// Whether evaluating `e` once more, or once less, is unobservable: it reads values, calls
 /// only level functions that read, and computes; no `?`, no runtime helper, no declared
 /// function, no allocation.
+/// Whether a pure factor is finite where the stored values and scalars it reads are: it holds
+/// no infinity (an operand's `inf` fill) and reads no temporary (`min` over an empty
+/// dimension is `inf`). Only such a factor moves: `(a + b) * inf` is `inf` where `a * inf +
+/// b * inf` with `b = 0` is NaN, and the two differ in sign where `a` and `b` do.
+fn finite(e: &Expr) -> bool {
+    let mut temp = false;
+    ir::visit_expr(e, &mut |l| temp |= matches!(l, Local::Temp(_)));
+    !temp && !holds_infinity(e)
+}
+
+fn holds_infinity(e: &Expr) -> bool {
+    let any = |es: &[&Expr]| es.iter().any(|e| holds_infinity(e));
+    match e {
+        Expr::Value(ValueConst::Infinity(_)) => true,
+        Expr::Binary(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Min(a, b)
+        | Expr::Pair(a, b)
+        | Expr::Lane(a, b) => any(&[a, b]),
+        Expr::Neg(a) | Expr::Not(a) | Expr::Deref(a) | Expr::Try(a) | Expr::Repeat(a, _) => {
+            holds_infinity(a)
+        }
+        Expr::Select(c, a, b) => any(&[c, a, b]),
+        Expr::Call(r, _, args) => holds_infinity(r) || args.iter().any(holds_infinity),
+        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
+            args.iter().any(holds_infinity)
+        }
+        Expr::NewWorkspace(_, a) => holds_infinity(a),
+        Expr::Var(_)
+        | Expr::Param(_)
+        | Expr::Usize(_)
+        | Expr::Bool(_)
+        | Expr::Value(_)
+        | Expr::NewScratch => false,
+    }
+}
+
 fn pure(e: &Expr) -> bool {
     const READS: [&str; 4] = [
         "locate",
@@ -379,6 +421,23 @@ mod tests {
         let call = Expr::Apply(ir::Callee::Function(0), vec![vals(1, Local::Pos(1, 0))]);
         let reads_sum = ir::var(Local::Temp(0));
         for invariant in [call, reads_sum] {
+            let update = ir::bin(Op::Mul, invariant, vals(2, Local::Pos(0, 0)));
+            let out = factor(vec![sum_loop(update)]);
+            assert!(matches!(&out[..], [Stmt::For(..)]), "{out:?}");
+        }
+    }
+
+    #[test]
+    fn a_factor_that_may_be_infinite_stays() {
+        // Another reduction's result (`min` over an empty dimension is `inf`), and an
+        // operand's `inf` fill where it is absent.
+        let reduced = ir::var(Local::Temp(1));
+        let filled = Expr::Select(
+            Box::new(ir::var(Local::Found(1, 0))),
+            Box::new(vals(1, Local::Pos(1, 0))),
+            Box::new(Expr::Value(ValueConst::Infinity(false))),
+        );
+        for invariant in [reduced, filled] {
             let update = ir::bin(Op::Mul, invariant, vals(2, Local::Pos(0, 0)));
             let out = factor(vec![sum_loop(update)]);
             assert!(matches!(&out[..], [Stmt::For(..)]), "{out:?}");

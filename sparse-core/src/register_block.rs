@@ -24,7 +24,11 @@
 //! - it reads the output nowhere else, so no statement sees a component the block holds;
 //! - it has no other effect (no assembly call, no scalar output, no early exit) and assigns
 //!   only locals it binds (lexically: not an outer local of the same name), so running it
-//!   once per block repeats nothing observable.
+//!   once per block repeats nothing observable;
+//! - a row loop's body assigns only locals that body binds, so no state passes from one
+//!   coordinate of the row to the next: its coordinates run block by block, and a cursor
+//!   that followed a sparse operand along the row would begin every block where the row
+//!   begins.
 
 use crate::ir::{self, Assign, Expr, Local, Op, Stmt};
 use crate::notation::{Kernel, TensorId, VarId};
@@ -247,7 +251,11 @@ impl Output {
             let Stmt::For(k, _, _, body) = s else {
                 unreachable!("a row loop is a `for`")
             };
-            return self.block_ok(body, &with(*k), Depth::InRow, rows);
+            // A row loop's iterations become lanes that run block by block, so its body may
+            // assign only locals it binds itself: a cursor carried from one coordinate to
+            // the next (a sparse operand followed by position along the row) would start
+            // each later block, and the remainder, where the row starts.
+            return self.block_ok(body, &HashSet::from([*k]), Depth::InRow, rows);
         }
         let inner = match depth {
             Depth::Top => Depth::InLoop,

@@ -14,8 +14,13 @@
 //! columns; `s = x(i) + a(k, i)` with `a` in CSR sums `x`, then walks `a` by rows; `y(i) =
 //! (A(i,j) + D(i,j)) * x(j)` with `D` a `Dia` walks `A` by rows, then `D` diagonal by diagonal.
 //! Distributing changes only the rounding of floating-point results (and, for integers, which
-//! intermediate can overflow), as any reassociation of a sum does.
+//! intermediate can overflow), as any reassociation of a sum does, as long as the factor it
+//! copies into several terms is finite: a factor the kernel itself may make infinite (a
+//! quotient, a function, a `min` or `max` reduction, an infinite fill) is never copied. An
+//! infinite *stored* value in a copied factor can still turn `(a - b) * inf = inf` into
+//! `a * inf - b * inf = NaN`; the guide says so.
 
+use crate::algebra::Constant;
 use crate::diagnostic::Diagnostics;
 use crate::iteration_graph::loop_order_after;
 use crate::notation::{AssignOp, BinOp, Expr, Kernel, VarId};
@@ -127,12 +132,39 @@ fn part(kernel: &Kernel, rhs: Expr, order: Vec<VarId>, first: bool) -> Part {
 /// that covers its dimensions (its body's fill is not decided to be 0), which stays a factor:
 /// over an empty dimension it is 0 *and present*, so the product is present wherever `b` is,
 /// while `Σ_R a * b` would be absent there. Quotients are not distributed (integer division
-/// is not linear).
+/// is not linear), and neither is a product whose copied factor may be infinite
+/// ([`may_be_infinite`]): it stays one term.
 fn additive_terms(kernel: &Kernel, e: Expr) -> Vec<Expr> {
     terms(kernel, e, false)
         .into_iter()
         .map(Term::expr)
         .collect()
+}
+
+/// Whether distributing a product over `terms`, the terms of one factor, multiplies the
+/// other factor into more than one term: several terms, or a sum moved to the root.
+fn copies(terms: &[Term]) -> bool {
+    terms.len() > 1 || terms.iter().any(|t| !t.vars.is_empty())
+}
+
+/// Whether `e` may be infinite where every stored value it reads is finite: it reads an
+/// operand filled with an infinity or holds one, or a quotient (by 0), a function (the user's
+/// values, or `exp` of a large argument), or a reduction other than a sum (`min` over an
+/// empty dimension is `inf`). Such a factor is not distributed: `(a - b) * inf` is `inf` for
+/// `a > b`, but `a * inf - b * inf` is NaN, and `0 * inf` is NaN where a sum moved out of the
+/// product would add nothing. A finite factor distributes up to rounding.
+fn may_be_infinite(kernel: &Kernel, e: &Expr) -> bool {
+    match e {
+        Expr::Access(a) => {
+            let fill = &kernel.tensors[kernel.accesses[*a].tensor].fill;
+            matches!(fill, Constant::Infinity { .. })
+        }
+        Expr::Const(c) => matches!(c, Constant::Infinity { .. }),
+        Expr::Scalar(_) | Expr::Literal(_) => false,
+        Expr::Neg(inner) | Expr::Sum(_, inner) => may_be_infinite(kernel, inner),
+        Expr::Binary(BinOp::Div, ..) | Expr::Call(..) | Expr::Reduce(..) => true,
+        Expr::Binary(_, l, r) => may_be_infinite(kernel, l) || may_be_infinite(kernel, r),
+    }
 }
 
 /// One additive term: `±Σ_vars body`.
@@ -191,9 +223,19 @@ fn terms(kernel: &Kernel, e: Expr, in_product: bool) -> Vec<Term> {
             })
             .collect(),
         Expr::Binary(BinOp::Mul, l, r) => {
-            let right = terms(kernel, *r, true);
+            let left = terms(kernel, (*l).clone(), true);
+            let right = terms(kernel, (*r).clone(), true);
+            if (copies(&left) && may_be_infinite(kernel, &r))
+                || (copies(&right) && may_be_infinite(kernel, &l))
+            {
+                return vec![Term {
+                    negated: false,
+                    vars: Vec::new(),
+                    body: Expr::Binary(BinOp::Mul, l, r),
+                }];
+            }
             let mut product = Vec::new();
-            for a in terms(kernel, *l, true) {
+            for a in left {
                 for b in &right {
                     product.push(Term {
                         negated: a.negated != b.negated,

@@ -296,12 +296,16 @@ impl<V: Value> DenseT<V> {
 }
 
 /// Whether `actual` is within relative tolerance `tol` of `expected`
-/// (exactly equal for exact types).
+/// (exactly equal for exact types; an infinity or NaN only matches itself).
 pub fn close<V: TestValue>(actual: V, expected: V, tol: f64) -> bool {
     if V::EXACT {
         return actual == expected;
     }
     let (a, e) = (actual.to_f64(), expected.to_f64());
+    // Equal infinities are close (their difference is NaN), and so are two NaNs.
+    if a == e || (a.is_nan() && e.is_nan()) {
+        return true;
+    }
     if a.is_nan() || e.is_nan() {
         return false;
     }

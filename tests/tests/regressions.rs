@@ -695,3 +695,207 @@ mod output_read_with_variables_of_its_own {
         assert_eq!(zd, before);
     }
 }
+
+/// Difftest 8208019: a row loop that follows a sparse operand along the row by position
+/// (`z(k, l)`, under a dense `w(k, l)` and a term without `l`) was run per register block,
+/// so the second block, and the columns past the last, started the cursor where the row
+/// starts and missed `z`'s entries.
+mod row_cursor_in_register_blocks {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn follows_z(a: &mut Dense2<f64>, b: &Csr<f64>, w: &Dense2<f64>, z: &Csr<f64>, c: &Csr<f64>) {
+            a(i, l) += b(i, k) * (w(k, l) * z(k, l) + c(i, k))
+        }
+        pub fn reproducer(g: &Csf3<f64, u64>, w: &Tensor<f64, (Dense, Dense), Modes<1, 0>>, z: &Tensor<f64, (Compressed, Compressed), Identity>, f: &Csr<f64>, v: &Dense1<f64>, a: &mut Dense2ViewMut<'_, f64>) {
+            a(i, l) -= (g(i, m, k) * w(m, l) * z(k, l) + f(m, k)) * v(m);
+        }
+    }
+
+    #[test]
+    fn rows_of_every_width_match_the_oracle() {
+        for cols in [0, 1, 7, 8, 9, 16, 17, 25] {
+            sweep(|density, seed| {
+                let (n, case) = (4, (cols, density, seed));
+                let d = |k: u64| other_density(density, seed, k);
+                let be = random_entries::<f64>(&[n, n], density, seed);
+                let we = nonzero_entries::<f64>(&[n, cols], seed + 1);
+                let ze = random_entries::<f64>(&[n, cols], d(2), seed + 2);
+                let ce = random_entries::<f64>(&[n, n], d(3), seed + 3);
+                let a0 = nonzero_entries::<f64>(&[n, cols], seed + 4);
+                let (bd, wd, zd, cd) = (
+                    DenseT::from_entries(&[n, n], &be),
+                    DenseT::from_entries(&[n, cols], &we),
+                    DenseT::from_entries(&[n, cols], &ze),
+                    DenseT::from_entries(&[n, n], &ce),
+                );
+                let mut want = DenseT::from_entries(&[n, cols], &a0);
+                for (i, l, k) in
+                    (0..n).flat_map(|i| (0..cols).flat_map(move |l| (0..n).map(move |k| (i, l, k))))
+                {
+                    let t = bd.get(&[i, k]) * (wd.get(&[k, l]) * zd.get(&[k, l]) + cd.get(&[i, k]));
+                    want.add(&[i, l], t);
+                }
+                let mut a: Dense2<f64> = build(&[n, cols], &a0);
+                follows_z(
+                    &mut a,
+                    &build(&[n, n], &be),
+                    &build(&[n, cols], &we),
+                    &build(&[n, cols], &ze),
+                    &build(&[n, n], &ce),
+                )
+                .unwrap();
+                assert_close(a.vals(), &want, 1e-12, case);
+            });
+        }
+    }
+
+    #[test]
+    fn the_reproducer_matches_the_oracle() {
+        for cols in [1, 8, 9, 17] {
+            sweep(|density, seed| {
+                let (n, case) = (4, (cols, density, seed));
+                let d = |k: u64| other_density(density, seed, k);
+                let ge = random_entries::<f64>(&[n, n, n], density, seed);
+                let we = random_entries::<f64>(&[n, cols], d(1), seed + 1);
+                let ze = random_entries::<f64>(&[n, cols], d(2), seed + 2);
+                let fe = random_entries::<f64>(&[n, n], d(3), seed + 3);
+                let ve = nonzero_entries::<f64>(&[n], seed + 4);
+                let a0 = nonzero_entries::<f64>(&[n, cols], seed + 5);
+                let (gd, wd, zd, fd, vd) = (
+                    DenseT::from_entries(&[n, n, n], &ge),
+                    DenseT::from_entries(&[n, cols], &we),
+                    DenseT::from_entries(&[n, cols], &ze),
+                    DenseT::from_entries(&[n, n], &fe),
+                    DenseT::from_entries(&[n], &ve),
+                );
+                let mut want = DenseT::from_entries(&[n, cols], &a0);
+                for c in coordinates(&[n, cols, n, n]) {
+                    let [i, l, m, k] = [c[0], c[1], c[2], c[3]];
+                    let t =
+                        gd.get(&[i, m, k]) * wd.get(&[m, l]) * zd.get(&[k, l]) + fd.get(&[m, k]);
+                    want.add(&[i, l], -(t * vd.get(&[m])));
+                }
+                let mut data = DenseT::from_entries(&[n, cols], &a0).data;
+                let mut a = Dense2ViewMut::new([n, cols], &mut data).unwrap();
+                let w: Tensor<f64, (Dense, Dense), Modes<1, 0>> = build(&[n, cols], &we);
+                let z: Tensor<f64, (Compressed, Compressed), Identity> = build(&[n, cols], &ze);
+                reproducer(
+                    &build(&[n, n, n], &ge),
+                    &w,
+                    &z,
+                    &build(&[n, n], &fe),
+                    &build(&[n], &ve),
+                    &mut a,
+                )
+                .unwrap();
+                assert_close(&data, &want, 1e-12, case);
+            });
+        }
+    }
+}
+
+/// Difftest 8209750: a statement split into loop nests distributed `(min[m](..) - v(i)) *
+/// abs(max[k](..))` over its difference, and over an empty `k` the copied factor is `inf`:
+/// `-3 * inf + 1 * inf` is NaN where the statement as written gives `-inf`. A factor that
+/// may be infinite is no longer copied into several terms.
+mod infinite_factor_is_not_distributed {
+    use super::*;
+
+    sparse_kernel! {
+        pub fn reproducer(d: &mut Tensor<f64, (Dense, Dense)>, w: &[f64], #[fill(1)] a: &Coo<f64, usize>, #[fill(-1.0)] v: &SparseVec<f64, u64>, x: &Dense3View<'_, f64>, c: &Tensor<f64, (Dense, Compressed<u32, Unordered>, Slotted<u32>)>) {
+            d(i, n) += (min[m](w(l) * a(l, m)) - v(i)) * abs(max[k](x(n, l, i) * c(l, i, k)))
+        }
+    }
+
+    type C = Tensor<f64, (Dense, Compressed<u32, Unordered>, Slotted<u32>)>;
+
+    /// The statement as written, on dense copies (`a` absent: 1, `v` absent: -1).
+    #[allow(clippy::too_many_arguments)]
+    fn oracle(
+        d0: &DenseT<f64>,
+        w: &[f64],
+        a: &[(Vec<usize>, f64)],
+        v: &[(Vec<usize>, f64)],
+        x: &DenseT<f64>,
+        c: &DenseT<f64>,
+        dims: [usize; 5],
+    ) -> DenseT<f64> {
+        let [ni, nn, nl, nm, nk] = dims;
+        let mut ad = DenseT {
+            shape: vec![nl, nm],
+            data: vec![1.0; nl * nm],
+        };
+        a.iter().for_each(|(p, x)| ad.set(p, *x));
+        let mut vd = DenseT {
+            shape: vec![ni],
+            data: vec![-1.0; ni],
+        };
+        v.iter().for_each(|(p, x)| vd.set(p, *x));
+        let mut out = d0.clone();
+        for (i, n) in (0..ni).flat_map(|i| (0..nn).map(move |n| (i, n))) {
+            let mut sum = 0.0;
+            for (l, &wl) in w.iter().enumerate().take(nl) {
+                let min = (0..nm)
+                    .map(|m| wl * ad.get(&[l, m]))
+                    .fold(f64::INFINITY, f64::min);
+                let max = (0..nk)
+                    .map(|k| x.get(&[n, l, i]) * c.get(&[l, i, k]))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                sum += (min - vd.get(&[i])) * max.abs();
+            }
+            out.add(&[i, n], sum);
+        }
+        out
+    }
+
+    #[test]
+    fn an_empty_max_times_a_negative_difference_is_minus_infinity() -> Result<(), Error> {
+        let a = Coo::<f64, usize>::new(&[1, 1])?.with_fill(1.0);
+        let v = SparseVec::<f64, u64>::new(&[1])?.with_fill(-1.0);
+        let data = [2.0];
+        let x = Dense3View::new([1, 1, 1], &data)?;
+        let c = C::new(&[1, 1, 0])?;
+        let mut d = Tensor::<f64, (Dense, Dense)>::from_entries(&[1, 1], [([0, 0], 5.0)])?;
+        // min = -3 * 1, so (-3 - -1) * abs(max over no k) = -2 * inf.
+        reproducer(&mut d, &[-3.0], &a, &v, &x, &c)?;
+        assert_eq!(d.vals(), &[f64::NEG_INFINITY]);
+        Ok(())
+    }
+
+    #[test]
+    fn random_cases_match_the_statement_as_written() {
+        for nk in [0, 1, 3] {
+            sweep(|density, seed| {
+                let dims @ [ni, nn, nl, nm, _] = [3, 2, 3, 4, nk];
+                let case = (nk, density, seed);
+                let w: Vec<f64> = wave(nl, seed);
+                let ae = random_entries::<f64>(&[nl, nm], density, seed + 1);
+                let ve = random_entries::<f64>(&[ni], other_density(density, seed, 2), seed + 2);
+                let xd = DenseT::from_entries(
+                    &[nn, nl, ni],
+                    &nonzero_entries::<f64>(&[nn, nl, ni], seed + 3),
+                );
+                let ce =
+                    random_entries::<f64>(&[nl, ni, nk], other_density(density, seed, 4), seed + 4);
+                let d0 = nonzero_entries::<f64>(&[ni, nn], seed + 5);
+                let want = oracle(
+                    &DenseT::from_entries(&[ni, nn], &d0),
+                    &w,
+                    &ae,
+                    &ve,
+                    &xd,
+                    &DenseT::from_entries(&[nl, ni, nk], &ce),
+                    dims,
+                );
+                let a: Coo<f64, usize> = build(&[nl, nm], &ae);
+                let v: SparseVec<f64, u64> = build(&[ni], &ve);
+                let x = Dense3View::new([nn, nl, ni], &xd.data).unwrap();
+                let c: C = build(&[nl, ni, nk], &ce);
+                let mut d: Tensor<f64, (Dense, Dense)> = build(&[ni, nn], &d0);
+                reproducer(&mut d, &w, &a.with_fill(1.0), &v.with_fill(-1.0), &x, &c).unwrap();
+                assert_close(d.vals(), &want, 1e-12, case);
+            });
+        }
+    }
+}

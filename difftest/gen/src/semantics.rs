@@ -587,7 +587,8 @@ pub struct Term<'a> {
 /// sums (merging nested root sums), and through products, distributed over the terms of their
 /// factors (`(a + b) * c` is `a * c + b * c`; a sum inside a factor moves to the product's
 /// root, unless it covers its dimensions: then it stays a factor, as in the compiler, since
-/// over an empty dimension it is present). Quotients are not distributed.
+/// over an empty dimension it is present). Quotients are not distributed, nor a product
+/// whose copied factor may be infinite ([`may_be_infinite`]): it stays one term.
 pub fn terms<'p>(k: &Kernel, p: &'p Placed) -> Vec<Term<'p>> {
     terms_in(k, p, false)
 }
@@ -610,9 +611,19 @@ fn terms_in<'p>(k: &Kernel, p: &'p Placed, in_product: bool) -> Vec<Term<'p>> {
                 .collect()
         }
         Placed::Bin(Op::Mul, l, r) => {
+            let left = terms_in(k, l, true);
             let right = terms_in(k, r, true);
+            // A factor copied into several terms must be finite where the data are.
+            let copies = |t: &[Term<'_>]| t.len() > 1 || t.iter().any(|t| !t.root.is_empty());
+            if (copies(&left) && may_be_infinite(k, r)) || (copies(&right) && may_be_infinite(k, l))
+            {
+                return vec![Term {
+                    root: BTreeSet::new(),
+                    factors: vec![p],
+                }];
+            }
             let mut product = Vec::new();
-            for a in terms_in(k, l, true) {
+            for a in left {
                 for b in &right {
                     product.push(Term {
                         root: a.root.union(&b.root).copied().collect(),
@@ -626,6 +637,23 @@ fn terms_in<'p>(k: &Kernel, p: &'p Placed, in_product: bool) -> Vec<Term<'p>> {
             root: BTreeSet::new(),
             factors: vec![other],
         }],
+    }
+}
+
+/// Whether a factor may be infinite although every stored value is finite: an operand filled
+/// with an infinity, a quotient (by 0), a function, or a reduction other than a sum (`min`
+/// over an empty dimension). [`terms`] does not distribute a product over such a factor:
+/// `(a - b) * inf` is `inf` where `a > b`, `a * inf - b * inf` is NaN.
+fn may_be_infinite(k: &Kernel, p: &Placed) -> bool {
+    match p {
+        Placed::Access { param, .. } => k.params[*param]
+            .fill
+            .as_ref()
+            .is_some_and(|f| matches!(f.value, Fill::Inf | Fill::NegInf)),
+        Placed::Scalar { .. } | Placed::Lit(_) => false,
+        Placed::Neg(b) | Placed::Sum(_, b) => may_be_infinite(k, b),
+        Placed::Bin(Op::Div, ..) | Placed::Call(..) | Placed::Reduce(..) => true,
+        Placed::Bin(_, l, r) => may_be_infinite(k, l) || may_be_infinite(k, r),
     }
 }
 

@@ -41,7 +41,12 @@
 //! - **Loop nests.** A dense, hash or scalar output may be computed by consecutive loop
 //!   nests, one per group of additive terms, each in its own order: the first writes, the
 //!   others add. `r(i) = b(i) - a(i, j) * x(j)` with `a` in CSC is a loop over `b`, then a
-//!   loop over the columns of `a`.
+//!   loop over the columns of `a`. To split, a product is distributed over a sum in its
+//!   factors (`(a + d) * x` is `a * x + d * x`), which changes only the rounding of a float
+//!   result while the factor copied into both terms is finite. So a factor the kernel itself
+//!   may make infinite (a quotient, a function, a `min` or `max` reduction, an operand filled
+//!   with `inf`) is never copied; a stored `inf` in `x` can still give NaN where the
+//!   statement as written gives `inf` (`(2 - 1) * inf` against `2 * inf - 1 * inf`).
 //! - **A workspace.** A sparse output that no order appends directly is computed a slice at
 //!   a time: its outer levels are appended by the outer loops, and the levels below are
 //!   accumulated in a dense or hash workspace, then copied out in order (taco's workspaces,

@@ -235,7 +235,11 @@
 //! it differs from the plain loop's within the rounding error of the sum. The
 //! order is fixed, so a kernel still gives the same result on every run, with any number of
 //! threads. A loop that runs no iteration (an empty row or fiber) still adds nothing, even
-//! when the moved factor is infinite. Only pure reads move: a declared function is always
+//! when the moved factor is infinite. A factor the kernel itself may make infinite (another
+//! reduction's result, an operand's `inf` fill) never moves, since `(a + b) * inf` and
+//! `a * inf + b * inf` differ when `b` is 0 or of another sign; a stored `inf` in a moved
+//! factor can still make them differ, and `precompute(never)` keeps the written order.
+//! Only pure reads move: a declared function is always
 //! called where it was written. In MTTKRP only the columns of whole register blocks (8 at a
 //! time) are summed this way; the columns past them run as written.
 //!
