@@ -887,6 +887,25 @@ impl Emitter<'_> {
                             )?;
                         }
                     }
+                    // Tasks of consecutive rows of a compute-only sparse output, each storing
+                    // into the values of its rows. SAFETY of the `pos` read: the runtime
+                    // calls it only with rows in `1..rows`, the parents of `level` under a
+                    // dense first level of `rows` coordinates.
+                    Split::Segments { rows, level } => {
+                        let rows = self.expr(rows, 0);
+                        let level = self.local(*level);
+                        quote! {
+                            ::sparse_runtime::__private::parallel_segments(
+                                #vals,
+                                #rows,
+                                |#lo: usize| #level.pos_bounds_unchecked(#lo).0,
+                                move |#lo, #hi, _, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                                    #body
+                                    ::core::result::Result::Ok(())
+                                },
+                            )?;
+                        }
+                    }
                 }
             }
         }

@@ -281,6 +281,15 @@ pub enum Split {
         /// Its end position.
         hi: Expr,
     },
+    /// The rows `0..rows` of a compute-only loop over a sparse output whose first level is
+    /// dense: each task gets the values of its rows, which `level` (the second, with a `pos`
+    /// array) delimits, and stores into them from its own counter.
+    Segments {
+        /// The number of the output's rows.
+        rows: Expr,
+        /// The output's second level.
+        level: Local,
+    },
 }
 
 impl Split {
@@ -289,12 +298,13 @@ impl Split {
         match self {
             Split::Rows(n) => vec![n],
             Split::Positions { rows, lo, hi, .. } => vec![rows, lo, hi],
+            Split::Segments { rows, .. } => vec![rows],
         }
     }
 
     /// The locals it reads.
     pub fn visit(&self, f: &mut impl FnMut(Local)) {
-        if let Split::Positions { level, .. } = self {
+        if let Split::Positions { level, .. } | Split::Segments { level, .. } = self {
             f(*level);
         }
         self.exprs().into_iter().for_each(|e| visit_expr(e, f));
@@ -314,6 +324,10 @@ impl Split {
                 level,
                 lo: g(lo),
                 hi: g(hi),
+            },
+            Split::Segments { rows, level } => Split::Segments {
+                rows: g(rows),
+                level,
             },
         }
     }
@@ -473,6 +487,13 @@ impl Printer<'_, '_> {
                         writeln!(
                             self.f,
                             "{pad}parallel rows 0..{rows} by positions {lo}..{hi} of {level} {{"
+                        )?;
+                    }
+                    Split::Segments { rows, level } => {
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        writeln!(
+                            self.f,
+                            "{pad}parallel rows 0..{rows} by values of {level} {{"
                         )?;
                     }
                 }

@@ -259,7 +259,10 @@ pub fn compile_with(
         body = strip_mine::strips(body);
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
-                let values = precompute(lower_all(true, &mut diags)?);
+                let mut values = precompute(lower_all(true, &mut diags)?);
+                if schedule.serial.is_none() {
+                    values = parallel::segments(&kernel, values);
+                }
                 let values = strip_mine::strips(values);
                 let names = names::Names::new(&kernel, emit::locals(&kernel, &values));
                 Some(ComputeOnly {

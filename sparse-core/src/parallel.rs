@@ -32,6 +32,18 @@
 //! first (the first task from row 0, the last to the end): consecutive, disjoint ranges that
 //! cover every row, each holding its positions' rows. A fill moved in fills the task's rows,
 //! the rows no position names included. The same argument as above does the rest.
+//!
+//! **Compute-only rows of a sparse output** ([`segments`]). A compute-only variant
+//! (`#[schedule(compute(..))]`) stores its values in iteration order through one counter,
+//! `stored = store_next(vals, stored, v)?`, into an output assembled by the same kernel from
+//! inputs of the same patterns (checked on entry), so the stores of row `i` fill exactly
+//! `vals[pos[i]..pos[i + 1]]` where the output's first level is `Dense` and its second has a
+//! `pos` array. The runtime's `parallel_segments` splits the rows into tasks balanced by
+//! values, hands each task the values of its rows as its own slice, and the task runs the
+//! loop from its own counter 0 and checks on its own that it stored its slice exactly. If
+//! the contract were broken, a task would fail (`store_next` and the check are bounds
+//! checks), never write outside its slice. The loop qualifies as above, except that it may
+//! assign the counter, only through `store_next`, and must not index the output's values.
 
 use crate::ir::{self, Expr, Local, Op, Split, Stmt};
 use crate::notation::{Kernel, TensorId, VarId};
@@ -49,6 +61,67 @@ pub fn rows(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
         .block(body),
         None => body,
     }
+}
+
+/// A compute-only body (`crate::lower`'s `values_only`) with its loop over the rows of its
+/// output made a [`Stmt::Rows`] over [`Split::Segments`], where the output's first level is
+/// dense and its second, last, level has a `pos` array (see the module documentation).
+pub fn segments(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
+    let Some((t, v)) = segment_output(kernel) else {
+        return body;
+    };
+    let mut out = Vec::with_capacity(body.len());
+    let mut body = body.into_iter().peekable();
+    while let Some(stmt) = body.next() {
+        let opens = matches!(stmt, Stmt::Let(Local::Stored, true, Expr::Usize(0)));
+        let row_loop = match (opens, body.peek()) {
+            (true, Some(Stmt::For(var, lo, hi, loop_body))) => {
+                row_loop(*var, lo, hi, v) && independent_with(loop_body, t, *var, Writes::Stored)
+            }
+            _ => false,
+        };
+        out.push(stmt);
+        if !row_loop {
+            continue;
+        }
+        let Some(Stmt::For(var, _, hi, loop_body)) = body.next() else {
+            unreachable!("peeked above")
+        };
+        let opened = out.pop().into_iter();
+        let rows = (ir::var(Local::RowLo), ir::var(Local::RowHi));
+        let mut task: Vec<Stmt> = opened.collect();
+        task.push(Stmt::For(var, rows.0, rows.1, loop_body));
+        // The check of the count moves into each task, against the task's slice.
+        task.extend(body.next_if(is_count_check));
+        let level = Local::Level(t, 1);
+        out.push(Stmt::Rows(t, Split::Segments { rows: hi, level }, task));
+    }
+    out
+}
+
+/// The output and its first level's variable, if the output's first level is dense and its
+/// second, last, level appends segments (a `pos` array): CSR.
+fn segment_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
+    let a = kernel.output_access()?;
+    let format = kernel.format_of(a);
+    let [rows, values] = &format.levels[..] else {
+        return None;
+    };
+    let dense_rows = rows.is_full()
+        && rows.has_locate()
+        && rows.iteration() == crate::level::Iteration::CoordinateValue;
+    let unwindowed = kernel.accesses[a].windows.iter().all(Option::is_none);
+    (dense_rows && values.appends_segments() && unwindowed).then(|| {
+        (
+            kernel.accesses[a].tensor,
+            kernel.accesses[a].level_var(format, 0),
+        )
+    })
+}
+
+/// `check_all_stored(vals.len(), stored)?`, the end of a compute-only body.
+fn is_count_check(s: &Stmt) -> bool {
+    matches!(s, Stmt::Expr(Expr::Try(e)) if matches!(&**e, Expr::Runtime("check_all_stored", _)))
 }
 
 /// The dense output whose rows run in parallel, and its first level's variable.
@@ -206,12 +279,33 @@ fn row_loop(var: Local, lo: &Expr, hi: &Expr, v: VarId) -> bool {
         && matches!(hi, Expr::Var(Local::Dim(d)) if *d == v)
 }
 
+/// How an iteration may write the output.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writes {
+    /// By index into its values, at positions under the iteration's row.
+    Indexed,
+    /// Only through the compute-only counter: `stored = store_next(vals, stored, v)?`.
+    Stored,
+}
+
 /// Whether an iteration of a loop binding `var` writes only its row of output `t` and
 /// locals it binds, and reads no local that another iteration could write.
 fn independent(body: &[Stmt], t: TensorId, var: Local) -> bool {
+    independent_with(body, t, var, Writes::Indexed)
+}
+
+fn independent_with(body: &[Stmt], t: TensorId, var: Local, writes: Writes) -> bool {
     let mut bound = HashSet::from([var]);
     bound_locals(body, &mut bound);
-    body.iter().all(|s| stmt_ok(s, t, &bound))
+    let scope = Scope { t, bound, writes };
+    body.iter().all(|s| scope.stmt_ok(s))
+}
+
+/// What an iteration may touch: the output `t` as `writes` says, and the locals `bound`.
+struct Scope {
+    t: TensorId,
+    bound: HashSet<Local>,
+    writes: Writes,
 }
 
 /// The locals a block binds (`let`, loop variables), at any depth.
@@ -236,51 +330,77 @@ pub(crate) fn bound_locals(body: &[Stmt], out: &mut HashSet<Local>) {
     }
 }
 
-fn stmt_ok(s: &Stmt, t: TensorId, bound: &HashSet<Local>) -> bool {
-    let block_ok = |b: &[Stmt]| b.iter().all(|s| stmt_ok(s, t, bound));
-    let expr_ok = |e: &Expr| expr_ok(e, t, bound);
-    match s {
-        Stmt::Let(_, _, e) | Stmt::LetPair(_, _, _, e) => expr_ok(e),
-        Stmt::Assign(target, _, value) => {
-            let target_ok = match target {
-                Expr::Var(l) => bound.contains(l),
-                Expr::Lane(base, at) => {
-                    matches!(**base, Expr::Var(l) if bound.contains(&l)) && expr_ok(at)
-                }
-                Expr::Index(base, at) => is_vals(base, t) && expr_ok(at),
-                _ => false,
-            };
-            target_ok && expr_ok(value)
+impl Scope {
+    fn stmt_ok(&self, s: &Stmt) -> bool {
+        let block_ok = |b: &[Stmt]| b.iter().all(|s| self.stmt_ok(s));
+        let expr_ok = |e: &Expr| self.expr_ok(e);
+        match s {
+            Stmt::Let(_, _, e) | Stmt::LetPair(_, _, _, e) => expr_ok(e),
+            Stmt::Assign(Expr::Var(Local::Stored), ir::Assign::Set, value)
+                if self.writes == Writes::Stored =>
+            {
+                self.stored_value(value).is_some_and(expr_ok)
+            }
+            Stmt::Assign(target, _, value) => {
+                let target_ok = match target {
+                    Expr::Var(l) => self.bound.contains(l),
+                    Expr::Lane(base, at) => {
+                        matches!(**base, Expr::Var(l) if self.bound.contains(&l)) && expr_ok(at)
+                    }
+                    Expr::Index(base, at) => self.indexed(base) && expr_ok(at),
+                    _ => false,
+                };
+                target_ok && expr_ok(value)
+            }
+            Stmt::For(_, lo, hi, b) => expr_ok(lo) && expr_ok(hi) && block_ok(b),
+            Stmt::While(c, b) => expr_ok(c) && block_ok(b),
+            Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
+            Stmt::Block(_, b) => block_ok(b),
+            Stmt::Exit(_) => true,
+            // An effect (an assembly or scratch call), or a nested parallel loop.
+            Stmt::Expr(_) | Stmt::Rows(..) => false,
         }
-        Stmt::For(_, lo, hi, b) => expr_ok(lo) && expr_ok(hi) && block_ok(b),
-        Stmt::While(c, b) => expr_ok(c) && block_ok(b),
-        Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
-        Stmt::Block(_, b) => block_ok(b),
-        Stmt::Exit(_) => true,
-        // An effect (an assembly or scratch call), or a nested parallel loop.
-        Stmt::Expr(_) | Stmt::Rows(..) => false,
     }
-}
 
-/// Whether an expression reads only the iteration's own locals, read-only shared ones, and
-/// the output's values by index.
-fn expr_ok(e: &Expr, t: TensorId, bound: &HashSet<Local>) -> bool {
-    let ok = |e: &Expr| expr_ok(e, t, bound);
-    match e {
-        Expr::Var(l) => bound.contains(l) || shared_read_only(*l, t),
-        Expr::Index(base, at) if is_vals(base, t) => ok(at),
-        Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => true,
-        // A scalar output, or fresh scratch and workspace storage.
-        Expr::Deref(_) | Expr::NewScratch | Expr::NewWorkspace(..) => false,
-        Expr::Binary(_, a, b)
-        | Expr::Index(a, b)
-        | Expr::Min(a, b)
-        | Expr::Pair(a, b)
-        | Expr::Lane(a, b) => ok(a) && ok(b),
-        Expr::Neg(a) | Expr::Not(a) | Expr::Try(a) | Expr::Repeat(a, _) => ok(a),
-        Expr::Call(recv, _, args) => ok(recv) && args.iter().all(ok),
-        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => args.iter().all(ok),
-        Expr::Select(c, a, b) => ok(c) && ok(a) && ok(b),
+    /// `v` of `store_next(vals, stored, v)?` storing into the output's values.
+    fn stored_value<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        let Expr::Try(call) = e else { return None };
+        let Expr::Runtime("store_next", args) = &**call else {
+            return None;
+        };
+        match &args[..] {
+            [vals, Expr::Var(Local::Stored), v] if is_vals(vals, self.t) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether the output's values may be indexed here (`base` is them).
+    fn indexed(&self, base: &Expr) -> bool {
+        self.writes == Writes::Indexed && is_vals(base, self.t)
+    }
+
+    /// Whether an expression reads only the iteration's own locals, read-only shared ones,
+    /// and the output's values by index where they may be.
+    fn expr_ok(&self, e: &Expr) -> bool {
+        let ok = |e: &Expr| self.expr_ok(e);
+        match e {
+            Expr::Var(l) => self.bound.contains(l) || shared_read_only(*l, self.t),
+            Expr::Index(base, at) if self.indexed(base) => ok(at),
+            Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => true,
+            // A scalar output, or fresh scratch and workspace storage.
+            Expr::Deref(_) | Expr::NewScratch | Expr::NewWorkspace(..) => false,
+            Expr::Binary(_, a, b)
+            | Expr::Index(a, b)
+            | Expr::Min(a, b)
+            | Expr::Pair(a, b)
+            | Expr::Lane(a, b) => ok(a) && ok(b),
+            Expr::Neg(a) | Expr::Not(a) | Expr::Try(a) | Expr::Repeat(a, _) => ok(a),
+            Expr::Call(recv, _, args) => ok(recv) && args.iter().all(ok),
+            Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
+                args.iter().all(ok)
+            }
+            Expr::Select(c, a, b) => ok(c) && ok(a) && ok(b),
+        }
     }
 }
 

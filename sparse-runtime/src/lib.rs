@@ -452,6 +452,7 @@ pub mod __private {
     pub use crate::error::fill_mismatch;
     pub use crate::parallel::positions as parallel_positions;
     pub use crate::parallel::rows as parallel_rows;
+    pub use crate::parallel::segments as parallel_segments;
     pub use crate::reorder::Reordered;
     pub use crate::update::Update;
     pub use crate::value::Literal;

@@ -175,6 +175,94 @@ where
     body(0, rows, 0, lo, hi, vals)
 }
 
+/// [`rows`] for an output whose rows hold varying numbers of values, stored consecutively:
+/// the values of a compute-only kernel's output with a `Dense` first level and a
+/// `Compressed` second, row `i`'s values at `start_of(i)..start_of(i + 1)` of `vals`. Calls
+/// `body(row_lo, row_hi, base, vals_rows)` for consecutive ranges of rows covering `0..rows`,
+/// `vals_rows` being the values from position `base` (the first row's start) to the next
+/// task's start: once for all the rows when serial; in parallel (feature `parallel`), in
+/// tasks of about 4096 values each (so a row of many values does not make its task the
+/// last to finish), or of [`with_min_rows`] rows where that is set.
+///
+/// `start_of` is called only with rows in `1..rows`, on the calling thread: generated code
+/// reads `pos` there without a bounds check. The split itself only ever hands out disjoint
+/// slices that tile `vals`, whatever `start_of` says (boundaries are clamped to be
+/// non-decreasing and at most `vals.len()`); for a validated level, whose `pos` starts at 0,
+/// never decreases and ends at `vals.len()`, a task's slice holds exactly its rows' values.
+#[doc(hidden)]
+pub fn segments<V, S, F>(
+    vals: &mut [V],
+    rows: usize,
+    start_of: S,
+    body: F,
+) -> Result<(), crate::Error>
+where
+    V: Send,
+    S: Fn(usize) -> usize,
+    F: Fn(usize, usize, usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        let total = vals.len();
+        let bounds = segment_rows(rows, total, &start_of);
+        if bounds.len() > 2 {
+            use rayon::prelude::*;
+            let mut tasks = Vec::with_capacity(bounds.len() - 1);
+            let (mut rest, mut base) = (vals, 0);
+            for w in bounds.windows(2) {
+                let (row_lo, row_hi) = (w[0], w[1]);
+                let end = match row_hi < rows {
+                    true => start_of(row_hi).clamp(base, total),
+                    false => total,
+                };
+                let (mine, after) = rest.split_at_mut(end - base);
+                tasks.push((row_lo, row_hi, base, mine));
+                (rest, base) = (after, end);
+            }
+            return tasks
+                .into_par_iter()
+                .try_for_each(|(row_lo, row_hi, base, mine)| body(row_lo, row_hi, base, mine));
+        }
+    }
+    let _ = &start_of;
+    body(0, rows, 0, vals)
+}
+
+/// The task boundaries of [`segments`]: `0`, the first row of each later task (strictly
+/// increasing), `rows`. Tasks of [`with_min_rows`] rows where that is set; otherwise of
+/// about [`TASK_COMPONENTS`] values, each boundary the last row that starts at or before its
+/// share of the values (a binary search: `pos` never decreases).
+#[cfg(feature = "parallel")]
+fn segment_rows(rows: usize, total: usize, start_of: &impl Fn(usize) -> usize) -> Vec<usize> {
+    let mut bounds = vec![0];
+    match MIN_ROWS.with(Cell::get) {
+        Some(min) => bounds.extend((min.max(1)..rows).step_by(min.max(1))),
+        None => {
+            let tasks = (total / TASK_COMPONENTS).min(rows).max(1);
+            let share = total / tasks;
+            for t in 1..tasks {
+                // The last row that starts at or before this task's share: the first row
+                // past it that starts after the share, less one.
+                let first = bounds[bounds.len() - 1] + 1;
+                let (mut lo, mut hi) = (first, rows);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    match start_of(mid) <= share * t {
+                        true => lo = mid + 1,
+                        false => hi = mid,
+                    }
+                }
+                // `lo == first`: the previous boundary's row reaches past the share.
+                if lo > first {
+                    bounds.push(lo - 1);
+                }
+            }
+        }
+    }
+    bounds.push(rows);
+    bounds
+}
+
 /// The error of a value array that does not split into the rows a kernel expects: a
 /// compiler defect, reported rather than computed wrong.
 fn uneven(len: usize, rows: usize) -> crate::Error {
@@ -310,6 +398,121 @@ mod tests {
             assert_eq!(seen.last().map(|s| s.1), Some(10));
         }
         assert!(positions(&mut [0u64; 3], 2, (0, 1), |p| p, |_, _, _, _, _, _| Ok(())).is_err());
+    }
+
+    /// Runs [`segments`] over rows with the given numbers of values, each task writing its
+    /// rows' numbers into its slice; returns the values and the tasks' row ranges.
+    fn numbered_segments(
+        counts: &[usize],
+        start_of: impl Fn(usize) -> usize,
+    ) -> (Vec<usize>, Vec<(usize, usize)>) {
+        let mut vals = vec![usize::MAX; counts.iter().sum()];
+        let tasks = std::sync::Mutex::new(Vec::new());
+        segments(&mut vals, counts.len(), start_of, |lo, hi, base, task| {
+            tasks.lock().unwrap().push((lo, hi));
+            let mut at = 0;
+            for (i, &n) in counts.iter().enumerate().take(hi).skip(lo) {
+                for _ in 0..n {
+                    let slot = task.get_mut(at).ok_or(crate::Error::NotRepresentable {
+                        detail: format!("row {i} past its task's values (base {base})"),
+                    })?;
+                    *slot = i;
+                    at += 1;
+                }
+            }
+            assert_eq!(at, task.len(), "rows {lo}..{hi} fill their slice exactly");
+            Ok(())
+        })
+        .unwrap();
+        let mut tasks = tasks.into_inner().unwrap();
+        tasks.sort();
+        (vals, tasks)
+    }
+
+    fn starts(counts: &[usize]) -> Vec<usize> {
+        counts
+            .iter()
+            .scan(0, |s, &n| {
+                let at = *s;
+                *s += n;
+                Some(at)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn segment_tasks_hold_exactly_their_rows_values() {
+        let counts = [3, 0, 0, 5, 1, 0, 2, 4, 0];
+        let pos = starts(&counts);
+        let want: Vec<usize> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &n)| std::iter::repeat_n(i, n))
+            .collect();
+        for min in [1, 2, 4, 1000, usize::MAX] {
+            let (vals, tasks) = with_min_rows(min, || {
+                numbered_segments(&counts, |r| {
+                    assert!(
+                        (1..counts.len()).contains(&r),
+                        "start_of({r}) outside 1..rows"
+                    );
+                    pos[r]
+                })
+            });
+            assert_eq!(vals, want, "min = {min}");
+            assert_eq!((tasks[0].0, tasks[tasks.len() - 1].1), (0, counts.len()));
+            assert!(tasks.windows(2).all(|w| w[0].1 == w[1].0), "{tasks:?}");
+            if cfg!(feature = "parallel") && min < counts.len() {
+                assert_eq!(tasks.len(), counts.len().div_ceil(min), "min = {min}");
+            }
+        }
+        // No rows, and rows of no values.
+        assert_eq!(numbered_segments(&[], |_| unreachable!()).1, [(0, 0)]);
+        assert_eq!(
+            with_min_rows(1, || numbered_segments(&[0, 0, 0], |_| 0)).0,
+            Vec::<usize>::new()
+        );
+    }
+
+    #[test]
+    fn segment_tasks_balance_values_not_rows() {
+        // One heavy row among many light ones: tasks of about TASK_COMPONENTS values each.
+        let mut counts = vec![1; 20_000];
+        counts[10] = 6 * TASK_COMPONENTS;
+        let pos = starts(&counts);
+        let (vals, tasks) = numbered_segments(&counts, |r| pos[r]);
+        assert_eq!(vals.len(), counts.iter().sum::<usize>());
+        assert!(vals.windows(2).all(|w| w[0] <= w[1]));
+        if cfg!(feature = "parallel") {
+            // The heavy row starts a task; no other task holds much more than its share.
+            assert!(tasks.iter().any(|t| t.0 == 10), "{tasks:?}");
+            for &(lo, hi) in tasks.iter().filter(|t| !(t.0..t.1).contains(&10)) {
+                let values = pos.get(hi).unwrap_or(&vals.len()) - pos[lo];
+                assert!(values <= 2 * TASK_COMPONENTS, "{tasks:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_lying_start_of_still_splits_into_disjoint_slices() {
+        for start_of in [|r: usize| 100 - r, |r: usize| 1000 + r] {
+            let mut vals = vec![0u64; 50];
+            let seen = std::sync::Mutex::new(Vec::new());
+            with_min_rows(1, || {
+                segments(&mut vals, 10, start_of, |lo, hi, base, task| {
+                    seen.lock().unwrap().push((lo, hi, base, task.len()));
+                    Ok(())
+                })
+            })
+            .unwrap();
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort();
+            let covered: usize = seen.iter().map(|s| s.3).sum();
+            assert_eq!(covered, 50);
+            assert!(seen
+                .windows(2)
+                .all(|w| w[0].2 + w[0].3 == w[1].2 && w[0].1 == w[1].0));
+        }
     }
 
     #[test]

@@ -290,12 +290,21 @@
 //! first position's coordinate to the next task's, so the rows no position names are still
 //! filled (and, with `+=`, kept).
 //!
-//! Kept serial today: sparse outputs, scalar outputs (a dot product), loop nests whose
+//! The compute-only variant of a kernel whose output is CSR-like (a `Dense` first level, a
+//! second level with a `pos` array: [`compute`](#compute)) runs its rows in parallel
+//! too, where each row's iteration writes only through the variant's store of the next
+//! value (SDDMM's values, a sparse sum's): the output's `pos` says where each row's values
+//! start, so each task stores into the values of its rows, and the rows are split into
+//! tasks of about equally many values (a power-law row does not hold up its task's
+//! neighbours). The values are the serial variant's, bit for bit.
+//!
+//! Kept serial today: sparse outputs being assembled, scalar outputs (a dot product), loop nests whose
 //! outermost loop iterates another sparse level (a `Coo`'s non-unique rows, a hash table),
 //! workspaces and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
 //! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
 //! (or `parallel rows 0..dim_i by positions p..end of level`, around the loop over a task's
-//! positions `pos_lo..pos_hi`).
+//! positions `pos_lo..pos_hi`; a compute-only variant's, `parallel rows 0..dim_i by values
+//! of level`).
 //!
 //! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
 //! from inside another parallel loop, say); building the runtime with
