@@ -461,6 +461,23 @@ pub fn check_sparse_output<L: Levels + Clone, O: ModeOrder>(
     revalidate(out);
 }
 
+/// The splits a parallel kernel test runs under: tasks of 1, 2 and 3 rows (or positions),
+/// and the default (`None`).
+pub const SPLITS: [Option<usize>; 4] = [Some(1), Some(2), Some(3), None];
+
+/// Runs `f` with tasks of at least `min` rows, or the default split for `None`.
+pub fn with_split<R>(min: Option<usize>, f: impl FnOnce() -> R) -> R {
+    match min {
+        Some(m) => sparse_runtime::parallel::with_min_rows(m, f),
+        None => f(),
+    }
+}
+
+/// The bit patterns of float values, to compare results bit for bit (NaN included).
+pub fn float_bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
 /// `n` float values of magnitude up to 1000 from `seed`, irregular enough that sums of them
 /// round differently in different orders.
 pub fn wave(n: usize, seed: u64) -> Vec<f64> {

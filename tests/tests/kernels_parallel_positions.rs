@@ -6,7 +6,6 @@
 //! reference; an output that is added to keeps its rows that no position names.
 #![deny(warnings)]
 
-use sparse_runtime::parallel::with_min_rows;
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
 
@@ -28,20 +27,6 @@ sparse_kernel! {
     pub fn mttkrp_serial(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
     }
-}
-
-/// Tasks of 1, 2 and 3 positions, and the default split.
-const SPLITS: [Option<usize>; 4] = [Some(1), Some(2), Some(3), None];
-
-fn split<R>(min: Option<usize>, f: impl FnOnce() -> R) -> R {
-    match min {
-        Some(m) => with_min_rows(m, f),
-        None => f(),
-    }
-}
-
-fn bits(v: &[f64]) -> Vec<u64> {
-    v.iter().map(|x| x.to_bits()).collect()
 }
 
 #[test]
@@ -67,10 +52,10 @@ fn dcsr_spmv_fills_the_rows_between_positions() {
             }
             for min in SPLITS {
                 let mut y = Dense1::from_vec(vec![f64::NAN; n]);
-                split(min, || spmv(&mut y, &a, &x)).unwrap();
+                with_split(min, || spmv(&mut y, &a, &x)).unwrap();
                 assert_eq!(
-                    bits(y.vals()),
-                    bits(serial.vals()),
+                    float_bits(y.vals()),
+                    float_bits(serial.vals()),
                     "{:?}",
                     (n, min, density, seed)
                 );
@@ -94,7 +79,7 @@ fn an_added_output_keeps_the_rows_no_position_names() {
         }
         for min in SPLITS {
             let mut y = Dense1::from_vec(start.clone());
-            split(min, || spmv_add(&mut y, &a, &x)).unwrap();
+            with_split(min, || spmv_add(&mut y, &a, &x)).unwrap();
             assert_eq!(y.vals(), &want[..], "{:?}", (min, density, seed));
         }
     });
@@ -128,9 +113,9 @@ fn mttkrp_on_csf_runs_slices_in_parallel() {
             }
             for min in SPLITS {
                 let mut a = Dense2::from_vec(di, r, vec![f64::NAN; di * r]).unwrap();
-                split(min, || mttkrp(&mut a, &b, &c, &d)).unwrap();
+                with_split(min, || mttkrp(&mut a, &b, &c, &d)).unwrap();
                 let case = (r, min, density, seed);
-                assert_eq!(bits(a.vals()), bits(serial.vals()), "{case:?}");
+                assert_eq!(float_bits(a.vals()), float_bits(serial.vals()), "{case:?}");
             }
         });
     }

@@ -6,7 +6,6 @@
 //! past its rows is an `Err`, not a write into another task's values.
 #![deny(warnings)]
 
-use sparse_runtime::parallel::with_min_rows;
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
 
@@ -29,20 +28,6 @@ sparse_kernel! {
     }
 }
 
-/// Tasks of 1, 2 and 3 rows, and the default split.
-const SPLITS: [Option<usize>; 4] = [Some(1), Some(2), Some(3), None];
-
-fn split<R>(min: Option<usize>, f: impl FnOnce() -> R) -> R {
-    match min {
-        Some(m) => with_min_rows(m, f),
-        None => f(),
-    }
-}
-
-fn bits(v: &[f64]) -> Vec<u64> {
-    v.iter().map(|x| x.to_bits()).collect()
-}
-
 #[test]
 fn sddmm_values_split_by_rows_are_the_serial_values() {
     for [m, n, r] in [[0, 0, 3], [1, 1, 1], [7, 5, 3], [30, 12, 17]] {
@@ -60,9 +45,9 @@ fn sddmm_values_split_by_rows_are_the_serial_values() {
                 let mut a = Csr::<f64>::new(&[m, n]).unwrap();
                 sddmm(&mut a, b2, &s.c, &s.d).unwrap();
                 a.vals_mut().fill(f64::NAN);
-                split(min, || sddmm_values(&mut a, b2, &s2.c, &s2.d)).unwrap();
+                with_split(min, || sddmm_values(&mut a, b2, &s2.c, &s2.d)).unwrap();
                 let case = ([m, n, r], density, seed, min);
-                assert_eq!(bits(a.vals()), bits(serial.vals()), "{case:?}");
+                assert_eq!(float_bits(a.vals()), float_bits(serial.vals()), "{case:?}");
                 assert_eq!(stored(&a), stored(&serial), "{case:?}");
             }
         });
@@ -86,9 +71,9 @@ fn add_values_split_by_rows_are_the_serial_values() {
                 let mut c = Csr::<f64>::new(&[m, n]).unwrap();
                 add(&mut c, &a, &b).unwrap();
                 c.vals_mut().fill(f64::NAN);
-                split(min, || add_values(&mut c, &a, &b)).unwrap();
+                with_split(min, || add_values(&mut c, &a, &b)).unwrap();
                 let case = ([m, n], density, seed, min);
-                assert_eq!(bits(c.vals()), bits(want.vals()), "{case:?}");
+                assert_eq!(float_bits(c.vals()), float_bits(want.vals()), "{case:?}");
             }
         });
     }
@@ -112,5 +97,5 @@ fn a_heavy_row_among_light_ones() {
     add(&mut c, &a, &a).unwrap();
     c.vals_mut().fill(0.0);
     add_values(&mut c, &a, &a).unwrap();
-    assert_eq!(bits(c.vals()), bits(want.vals()));
+    assert_eq!(float_bits(c.vals()), float_bits(want.vals()));
 }
