@@ -129,13 +129,14 @@ pub fn kernel_fn_as(
     // rows `row_lo..row_hi` as the slice from `row_base = row_lo * len`), a position located
     // under a row's coordinate `i` lies in `[i * len, (i + 1) * len)` (dense levels' positions
     // are row-major, `crate::parallel`), so `p - row_base` indexes the task's slice in range.
-    // In a parallel loop over the positions of an ordered, unique level whose coordinates are
-    // the output's rows (`parallel_positions`), a task's rows run from the coordinate of its
-    // first position to that of the next task's first (the first task from 0, the last to
-    // `dim`); a validated ordered, unique level's coordinates increase strictly along its
-    // segment, so every position of the task has its coordinate `i` in the task's rows. The
-    // runtime reads a coordinate (`pos_access_unchecked`) only at positions in `p + 1..end`
-    // of the root segment `p..end` that `pos_bounds` gave (`parallel_positions`' contract).
+    // In a parallel loop over the positions of an ordered level whose coordinates are the
+    // output's rows (`parallel_positions`), a task starts at a run of equal coordinates and
+    // its rows run from the coordinate of its first position to that of the next task's
+    // first (the first task from 0, the last to `dim`); a validated ordered level's
+    // coordinates never decrease along its segment, so every position of the task has its
+    // coordinate `i` in the task's rows. The runtime reads a coordinate
+    // (`pos_access_unchecked`) only at positions in the root segment `p..end` that
+    // `pos_bounds` gave (`parallel_positions`' contract).
     let body = quote! {
         unsafe {
             #bindings
@@ -862,8 +863,9 @@ impl Emitter<'_> {
                             )?;
                         }
                     }
-                    // Tasks of consecutive positions of an ordered, unique level, each owning
-                    // the rows from its first position's coordinate to the next task's.
+                    // Tasks of consecutive positions of an ordered level, each starting at a
+                    // run of equal coordinates and owning the rows from its first position's
+                    // coordinate to the next task's.
                     Split::Positions {
                         rows,
                         level,

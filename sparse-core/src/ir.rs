@@ -268,7 +268,7 @@ pub enum Split {
     /// The rows `0..n` of a loop over the output's first level (`for i in row_lo..row_hi`
     /// in each task).
     Rows(Expr),
-    /// The positions `lo..hi` of `level`, an ordered, unique sparse level whose coordinates
+    /// The positions `lo..hi` of `level`, an ordered sparse level whose coordinates
     /// are the output's rows `0..rows` (`for p in pos_lo..pos_hi` in each task, which owns
     /// the rows `row_lo..row_hi` its positions' coordinates lie in).
     Positions {

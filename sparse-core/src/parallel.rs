@@ -25,12 +25,14 @@
 //!
 //! **Loops over a sparse root.** Where the outermost loop runs over the positions of an
 //! input's first level instead (`let (p, end) = b_l0.pos_bounds(0); for p in p..end { let i =
-//! b_l0.pos_access(p); .. }`, MTTKRP on a `Csf3`, SpMV on a `Dcsr`), `i` the output's row
-//! variable, and that level is ordered, unique and compact, its coordinates increase strictly
-//! along the positions. The runtime's `parallel_positions` then splits the positions into
-//! tasks, and a task owns the rows from its first position's coordinate up to the next task's
-//! first (the first task from row 0, the last to the end): consecutive, disjoint ranges that
-//! cover every row, each holding its positions' rows. A fill moved in fills the task's rows,
+//! b_l0.pos_access(p); .. }`, MTTKRP on a `Csf3` or a `Coo3`, SpMV on a `Dcsr` or a `Coo`), `i`
+//! the output's row variable, and that level is ordered and compact, its coordinates never
+//! decrease along the positions. The runtime's `parallel_positions` then splits the positions
+//! into tasks, each starting where a run of equal coordinates starts (a `Coo`'s level is not
+//! unique: one row's positions are consecutive, and stay in one task, in order), and a task
+//! owns the rows from its first position's coordinate up to the next task's first (the first
+//! task from row 0, the last to the end): consecutive, disjoint ranges that cover every row,
+//! each holding its positions' rows. A fill moved in fills the task's rows,
 //! the rows no position names included. The same argument as above does the rest.
 //!
 //! **Compute-only rows of a sparse output** ([`segments`]). A compute-only variant
@@ -219,8 +221,8 @@ impl Rows<'_> {
 
     /// The level, if `next` is `for p in p..end { let i = level.pos_access(p); .. }` after
     /// `let (p, end) = level.pos_bounds(0)` (`bounds`), over the root of an input whose
-    /// level is ordered, unique and compact (so its coordinates increase strictly along the
-    /// positions), `i` the output's row variable, and its iterations independent.
+    /// level is ordered and compact (so its coordinates never decrease along the positions),
+    /// `i` the output's row variable, and its iterations independent.
     fn position_loop(&self, bounds: &Expr, p: Local, end: Local, next: &Stmt) -> Option<Local> {
         let Expr::Call(level, "pos_bounds_unchecked", args) = bounds else {
             return None;
@@ -240,7 +242,6 @@ impl Rows<'_> {
         );
         let root = &self.kernel.tensors[*tensor].format.levels[0];
         let increasing = root.is_ordered()
-            && root.is_unique()
             && root.is_compact()
             && !root.is_branchless()
             && root.iteration() == crate::level::Iteration::CoordinatePosition;

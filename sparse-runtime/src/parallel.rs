@@ -117,11 +117,14 @@ where
 /// `row_base` of `vals`). The row ranges are consecutive and cover all `rows` rows, so each
 /// task also owns the rows between its coordinates (a fill of its slice fills them).
 ///
-/// `row_of` is called only with positions in `lo + 1..hi` (each task's first position but
+/// `row_of` is called only with positions in `lo..hi` (around each task's first position but
 /// the first task's), on the calling thread: generated code reads a coordinate there without
-/// a bounds check. A task's rows start at the coordinate of its first position (`row_of`) and
-/// end where the next task's start: for the coordinates of a validated ordered, unique level, which
-/// increase strictly, every position of a task has its coordinate among the task's rows.
+/// a bounds check. A task starts where a run of equal coordinates starts (a binary search
+/// over the positions past its share, for a level that is not unique: a `Coo`'s rows), its
+/// rows at the coordinate of its first position, and it ends where the next task starts: for
+/// the coordinates of a validated ordered level, which never decrease along its positions,
+/// every position of a task has its coordinate among the task's rows, and each row's
+/// positions are all in one task, in order.
 /// (The split itself only ever hands out disjoint slices of `vals`, whatever `row_of` says:
 /// row boundaries are clamped to be non-decreasing and at most `rows`.)
 ///
@@ -155,7 +158,7 @@ where
             let mut tasks = Vec::with_capacity(count / min + 1);
             let (mut rest, mut row_lo, mut pos_lo) = (vals, 0, lo);
             while pos_lo < hi {
-                let pos_hi = pos_lo.saturating_add(min).min(hi);
+                let pos_hi = run_start(pos_lo.saturating_add(min).min(hi), hi, &row_of);
                 let row_hi = match pos_hi < hi {
                     true => row_of(pos_hi).clamp(row_lo, rows),
                     false => rows,
@@ -263,6 +266,28 @@ fn segment_rows(rows: usize, total: usize, start_of: &impl Fn(usize) -> usize) -
     bounds
 }
 
+/// The first position in `at..hi` whose coordinate differs from its predecessor's (`hi` if
+/// none), for `lo < at`: where a task may start without splitting a run of one row's
+/// positions. `row_of` is read only in `at - 1..hi`; along an ordered level's positions the
+/// coordinates never decrease, so the run of `row_of(at - 1)` ends at the first position
+/// whose coordinate is greater (a binary search).
+#[cfg(feature = "parallel")]
+fn run_start(at: usize, hi: usize, row_of: &impl Fn(usize) -> usize) -> usize {
+    if at >= hi {
+        return hi;
+    }
+    let row = row_of(at - 1);
+    let (mut lo, mut hi) = (at, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match row_of(mid) > row {
+            true => hi = mid,
+            false => lo = mid + 1,
+        }
+    }
+    lo
+}
+
 /// The error of a value array that does not split into the rows a kernel expects: a
 /// compiler defect, reported rather than computed wrong.
 fn uneven(len: usize, rows: usize) -> crate::Error {
@@ -333,41 +358,62 @@ mod tests {
         assert!(r.unwrap_err().to_string().contains("row 37"));
     }
 
-    /// Positions `0..5` with coordinates `[1, 2, 5, 6, 9]` of 10 rows of 2 components: each
-    /// task writes its positions' rows and fills the rows between them.
+    /// Positions with coordinates `crd`, non-decreasing, of 10 rows of 2 components: each
+    /// task adds its positions' terms to their rows and fills the rows between them; returns
+    /// the values and the tasks' position ranges.
+    fn position_tasks(crd: &[usize], min: usize) -> (Vec<u64>, Vec<(usize, usize)>) {
+        let mut vals = vec![7u64; 20];
+        let tasks = std::sync::Mutex::new(Vec::new());
+        with_min_rows(min, || {
+            positions(
+                &mut vals,
+                10,
+                (0, crd.len()),
+                |p| {
+                    assert!(p < crd.len(), "row_of({p}) outside lo..hi");
+                    crd[p]
+                },
+                |r_lo, r_hi, base, p_lo, p_hi, task| {
+                    assert_eq!((task.len(), base), ((r_hi - r_lo) * 2, r_lo * 2));
+                    tasks.lock().unwrap().push((p_lo, p_hi));
+                    task.fill(0);
+                    for (p, &i) in crd.iter().enumerate().take(p_hi).skip(p_lo) {
+                        assert!((r_lo..r_hi).contains(&i), "{i} outside {r_lo}..{r_hi}");
+                        task[i * 2 - base] += 1;
+                        task[i * 2 + 1 - base] += p as u64;
+                    }
+                    Ok(())
+                },
+            )
+        })
+        .unwrap();
+        let mut tasks = tasks.into_inner().unwrap();
+        tasks.sort();
+        (vals, tasks)
+    }
+
+    /// Unique coordinates `[1, 2, 5, 6, 9]`, and runs of equal ones (a `Coo`'s rows): every
+    /// split gives the serial values, and no run is split between tasks.
     #[test]
     fn position_tasks_own_their_coordinates_rows() {
-        let crd = [1usize, 2, 5, 6, 9];
-        for min in [1, 2, 3, 1000] {
-            let mut vals = vec![7u64; 20];
-            with_min_rows(min, || {
-                positions(
-                    &mut vals,
-                    10,
-                    (0, 5),
-                    |p| {
-                        assert!((1..5).contains(&p), "row_of({p}) outside lo + 1..hi");
-                        crd[p]
-                    },
-                    |r_lo, r_hi, base, p_lo, p_hi, task| {
-                        assert_eq!((task.len(), base), ((r_hi - r_lo) * 2, r_lo * 2));
-                        task.fill(0);
-                        for &i in &crd[p_lo..p_hi] {
-                            assert!((r_lo..r_hi).contains(&i), "{i} outside {r_lo}..{r_hi}");
-                            task[i * 2 - base] = i as u64;
-                            task[i * 2 + 1 - base] = 100 + i as u64;
-                        }
-                        Ok(())
-                    },
-                )
-            })
-            .unwrap();
-            let mut want = vec![0u64; 20];
-            for i in crd {
-                want[2 * i] = i as u64;
-                want[2 * i + 1] = 100 + i as u64;
+        for crd in [
+            &[1usize, 2, 5, 6, 9][..],
+            &[0, 0, 0, 2, 5, 5, 6, 9, 9, 9, 9],
+        ] {
+            let (want, _) = position_tasks(crd, usize::MAX);
+            let mut expected = vec![0u64; 20];
+            for (p, &i) in crd.iter().enumerate() {
+                expected[2 * i] += 1;
+                expected[2 * i + 1] += p as u64;
             }
-            assert_eq!(vals, want, "min = {min}");
+            assert_eq!(want, expected);
+            for min in [1, 2, 3, 1000] {
+                let (vals, tasks) = position_tasks(crd, min);
+                assert_eq!(vals, want, "{crd:?}, min = {min}");
+                for &(p_lo, _) in &tasks[1..] {
+                    assert_ne!(crd[p_lo - 1], crd[p_lo], "a run split at {p_lo}: {tasks:?}");
+                }
+            }
         }
     }
 

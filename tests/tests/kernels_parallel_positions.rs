@@ -1,5 +1,6 @@
 //! Parallel loops over the positions of a sparse root level whose coordinates are a dense
-//! output's rows (`parallel_positions`): DCSR SpMV and MTTKRP on a `Csf3`. Each task owns the
+//! output's rows (`parallel_positions`): SpMV on a `Dcsr` and a `Coo`, MTTKRP on a `Csf3`
+//! and a `Coo3` (whose roots are not unique: a row's positions stay in one task). Each task owns the
 //! rows from its first position's coordinate to the next task's, so the rows no position
 //! names (empty rows) are filled by the task around them. Split at every position, at every
 //! few, and by default, the results equal the serial kernel's bit for bit and the dense
@@ -20,6 +21,21 @@ sparse_kernel! {
     pub fn spmv_add(y: &mut Dense1<i64>, a: &Dcsr<i64>, x: &Dense1<i64>) {
         y(i) += a(i, j) * x(j)
     }
+    // A `Coo`'s root is not unique: a task must start where a row's positions start.
+    pub fn spmv_coo(y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    #[schedule(parallel(never))]
+    pub fn spmv_coo_serial(y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>) {
+        y(i) = a(i, j) * x(j)
+    }
+    pub fn mttkrp_coo(a: &mut Dense2<f64>, b: &Coo3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn mttkrp_coo_serial(a: &mut Dense2<f64>, b: &Coo3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
+        a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
+    }
     pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
     }
@@ -29,16 +45,22 @@ sparse_kernel! {
     }
 }
 
-#[test]
-fn dcsr_spmv_fills_the_rows_between_positions() {
+type Spmv<A> = fn(&mut Dense1<f64>, &A, &Dense1<f64>) -> Result<(), Error>;
+
+/// SpMV over a sparse root (rows `n` of 5 columns) under every split, against the serial
+/// kernel bit for bit and the dense reference, into an output pre-filled with NaN.
+fn spmv_in_parallel<L: Levels, O: ModeOrder>(
+    parallel: Spmv<Tensor<f64, L, O>>,
+    serial_kernel: Spmv<Tensor<f64, L, O>>,
+) {
     for n in [0, 1, 2, 7, 30] {
         sweep(|density, seed| {
             let entries = random_entries::<f64>(&[n, 5], density, seed);
-            let a: Dcsr<f64> = build(&[n, 5], &entries);
+            let a: Tensor<f64, L, O> = build(&[n, 5], &entries);
             let xv: Vec<f64> = (0..5).map(|j| 0.5 + j as f64).collect();
             let x = Dense1::from_vec(xv.clone());
             let mut serial = Dense1::from_vec(vec![f64::NAN; n]);
-            spmv_serial(&mut serial, &a, &x).unwrap();
+            serial_kernel(&mut serial, &a, &x).unwrap();
             let mut want = vec![0.0; n];
             for (at, v) in &entries {
                 want[at[0]] += v * xv[at[1]];
@@ -52,7 +74,7 @@ fn dcsr_spmv_fills_the_rows_between_positions() {
             }
             for min in SPLITS {
                 let mut y = Dense1::from_vec(vec![f64::NAN; n]);
-                with_split(min, || spmv(&mut y, &a, &x)).unwrap();
+                with_split(min, || parallel(&mut y, &a, &x)).unwrap();
                 assert_eq!(
                     float_bits(y.vals()),
                     float_bits(serial.vals()),
@@ -62,6 +84,16 @@ fn dcsr_spmv_fills_the_rows_between_positions() {
             }
         });
     }
+}
+
+#[test]
+fn dcsr_spmv_fills_the_rows_between_positions() {
+    spmv_in_parallel(spmv, spmv_serial);
+}
+
+#[test]
+fn coo_spmv_keeps_each_row_in_one_task() {
+    spmv_in_parallel(spmv_coo, spmv_coo_serial);
 }
 
 #[test]
@@ -85,19 +117,35 @@ fn an_added_output_keeps_the_rows_no_position_names() {
     });
 }
 
+type Mttkrp<B> = fn(&mut Dense2<f64>, &B, &Dense2<f64>, &Dense2<f64>) -> Result<(), Error>;
+
 #[test]
 fn mttkrp_on_csf_runs_slices_in_parallel() {
+    mttkrp_in_parallel(mttkrp, mttkrp_serial);
+}
+
+#[test]
+fn mttkrp_on_coo_keeps_each_slice_in_one_task() {
+    mttkrp_in_parallel(mttkrp_coo, mttkrp_coo_serial);
+}
+
+/// MTTKRP of rank 0, 3, 8 and 11 under every split, against the serial kernel bit for bit
+/// and the dense reference.
+fn mttkrp_in_parallel<L: Levels, O: ModeOrder>(
+    parallel: Mttkrp<Tensor<f64, L, O>>,
+    serial_kernel: Mttkrp<Tensor<f64, L, O>>,
+) {
     let [di, dk, dl] = [9, 4, 5];
     for r in [0, 3, 8, 11] {
         sweep(|density, seed| {
             let be = random_entries::<f64>(&[di, dk, dl], density, seed);
-            let b: Csf3<f64> = build(&[di, dk, dl], &be);
+            let b: Tensor<f64, L, O> = build(&[di, dk, dl], &be);
             let cv: Vec<f64> = (0..dk * r).map(|x| (x as f64 * 0.37).sin()).collect();
             let dv: Vec<f64> = (0..dl * r).map(|x| (x as f64 * 0.91).cos()).collect();
             let c = Dense2::from_vec(dk, r, cv.clone()).unwrap();
             let d = Dense2::from_vec(dl, r, dv.clone()).unwrap();
             let mut serial = Dense2::from_vec(di, r, vec![f64::NAN; di * r]).unwrap();
-            mttkrp_serial(&mut serial, &b, &c, &d).unwrap();
+            serial_kernel(&mut serial, &b, &c, &d).unwrap();
             let mut want = vec![0.0; di * r];
             for (at, v) in &be {
                 for j in 0..r {
@@ -113,7 +161,7 @@ fn mttkrp_on_csf_runs_slices_in_parallel() {
             }
             for min in SPLITS {
                 let mut a = Dense2::from_vec(di, r, vec![f64::NAN; di * r]).unwrap();
-                with_split(min, || mttkrp(&mut a, &b, &c, &d)).unwrap();
+                with_split(min, || parallel(&mut a, &b, &c, &d)).unwrap();
                 let case = (r, min, density, seed);
                 assert_eq!(float_bits(a.vals()), float_bits(serial.vals()), "{case:?}");
             }

@@ -284,11 +284,12 @@
 //! is no separate deterministic mode because none is needed. A kernel with fewer rows than
 //! one task takes ([`min_rows`](crate::parallel::min_rows)) runs as the plain loop.
 //!
-//! A loop nest whose outermost loop iterates the first level of an ordered, unique sparse
-//! input whose coordinates are the output's rows (MTTKRP on a `Csf3`, SpMV on a `Dcsr`) runs
-//! in parallel too: its positions are split into tasks, and each task owns the rows from its
-//! first position's coordinate to the next task's, so the rows no position names are still
-//! filled (and, with `+=`, kept).
+//! A loop nest whose outermost loop iterates the first level of an ordered sparse input
+//! whose coordinates are the output's rows (MTTKRP on a `Csf3` or a `Coo3`, SpMV on a `Dcsr`
+//! or a `Coo`) runs in parallel too: its positions are split into tasks, each starting
+//! where a row's positions start (a `Coo` row stays in one task), and each task owns the
+//! rows from its first position's coordinate to the next task's, so the rows no position
+//! names are still filled (and, with `+=`, kept).
 //!
 //! The compute-only variant of a kernel whose output is CSR-like (a `Dense` first level, a
 //! second level with a `pos` array: [`compute`](#compute)) runs its rows in parallel
@@ -298,9 +299,9 @@
 //! tasks of about equally many values (a power-law row does not hold up its task's
 //! neighbours). The values are the serial variant's, bit for bit.
 //!
-//! Kept serial today: sparse outputs being assembled, scalar outputs (a dot product), loop nests whose
-//! outermost loop iterates another sparse level (a `Coo`'s non-unique rows, a hash table),
-//! workspaces and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
+//! Kept serial today: sparse outputs being assembled, scalar outputs (a dot product), loop
+//! nests whose outermost loop iterates another sparse level (an unordered level, a hash
+//! table) or skips runs of a `Coo`'s rows (deduplication), workspaces and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
 //! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
 //! (or `parallel rows 0..dim_i by positions p..end of level`, around the loop over a task's
 //! positions `pos_lo..pos_hi`; a compute-only variant's, `parallel rows 0..dim_i by values
