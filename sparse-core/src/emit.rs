@@ -838,73 +838,110 @@ impl Emitter<'_> {
                 let label = reduce_label(*n);
                 quote! { break #label; }
             }
-            Stmt::Rows(t, rows, body) => {
-                // The closure's last parameter shadows the output's values with those of the
-                // task's rows (`crate::parallel`): the body indexes them from `row_base`. The
-                // task captures the inputs' value arrays, so its body takes them (and its rows)
-                // as slice arguments again, as the serial nest does (`disjoint_slices`):
-                // captured, they lost `noalias`, and LLVM reloaded every input value and level
-                // size after each store into the output (CSR SpMM: twice the time).
-                let vals = self.local(Local::Vals(*t));
-                let [lo, hi, base] =
-                    [Local::RowLo, Local::RowHi, Local::RowBase].map(|l| self.local(l));
-                let body = self.disjoint_slices(self.block(body));
-                match rows {
-                    Split::Rows(rows) => {
-                        let rows = self.expr(rows, 0);
+            Stmt::Rows(t, split, body) => self.parallel_rows(*t, split, body),
+        }
+    }
+
+    /// A parallel loop: a call of the runtime's split for `split`, with the task as a `move`
+    /// closure. The closure's last parameter shadows the output's values (and, assembling, its
+    /// last level) with the task's own (`crate::parallel`); a task over the rows of a dense
+    /// output indexes them from `row_base`. The task captures the inputs' value arrays, so its
+    /// body takes them (and its rows) as slice arguments again, as the serial nest does
+    /// (`disjoint_slices`): captured, they lost `noalias`, and LLVM reloaded every input value
+    /// and level size after each store into the output (CSR SpMM: twice the time).
+    fn parallel_rows(
+        &self,
+        t: crate::notation::TensorId,
+        split: &Split,
+        body: &[Stmt],
+    ) -> TokenStream {
+        let vals = self.local(Local::Vals(t));
+        let [lo, hi, base] = [Local::RowLo, Local::RowHi, Local::RowBase].map(|l| self.local(l));
+        let [pos_lo, pos_hi] = [Local::PosLo, Local::PosHi].map(|l| self.local(l));
+        let body = self.disjoint_slices(self.block(body));
+        let task = |params: TokenStream| {
+            quote! {
+                move |#params| -> ::core::result::Result<(), ::sparse_runtime::Error> {
+                    #body
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
+        let e = |x: &Expr| self.expr(x, 0);
+        match split {
+            Split::Rows(rows) => {
+                let (rows, task) = (e(rows), task(quote!(#lo, #hi, #base, #vals)));
+                quote! { ::sparse_runtime::__private::parallel_rows(#vals, #rows, #task)?; }
+            }
+            // Tasks of consecutive positions of an ordered level, each starting at a run of
+            // equal coordinates and owning the rows from its first position's coordinate to
+            // the next task's.
+            Split::Positions {
+                rows,
+                level,
+                lo: first,
+                hi: end,
+            } => {
+                let (rows, first, end, level) = (e(rows), e(first), e(end), self.local(*level));
+                let task = task(quote!(_, _, #base, #pos_lo, #pos_hi, #vals));
+                quote! {
+                    ::sparse_runtime::__private::parallel_positions(
+                        #vals,
+                        #rows,
+                        (#first, #end),
+                        |#pos_lo: usize| #level.pos_access_unchecked(#pos_lo),
+                        #task,
+                    )?;
+                }
+            }
+            // Tasks of consecutive rows of a compute-only sparse output, each storing into the
+            // values of its rows. SAFETY of the `pos` read: the runtime calls it only with rows
+            // in `1..rows`, the parents of `level` under a dense first level of `rows`
+            // coordinates.
+            Split::Segments { rows, level } => {
+                let (rows, level) = (e(rows), self.local(*level));
+                let task = task(quote!(#lo, #hi, _, #vals));
+                quote! {
+                    ::sparse_runtime::__private::parallel_segments(
+                        #vals,
+                        #rows,
+                        |#lo: usize| #level.pos_bounds_unchecked(#lo).0,
+                        #task,
+                    )?;
+                }
+            }
+            // Tasks of consecutive rows of a sparse output being assembled, each into a level
+            // and values of its own (the closure's, shadowing the output's), concatenated by
+            // the runtime in row order; over the rows, or over the positions of a root level
+            // as `Split::Positions` splits them.
+            Split::Appended {
+                rows,
+                level,
+                root,
+                work,
+            } => {
+                let (rows, work, level) = (e(rows), e(work), self.local(*level));
+                match root {
+                    None => {
+                        let task = task(quote!(#lo, #hi, #level, #vals));
                         quote! {
-                            ::sparse_runtime::__private::parallel_rows(
-                                #vals,
-                                #rows,
-                                move |#lo, #hi, #base, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
-                                    #body
-                                    ::core::result::Result::Ok(())
-                                },
+                            ::sparse_runtime::__private::parallel_append(
+                                #level, #vals, #rows, #work, #task,
                             )?;
                         }
                     }
-                    // Tasks of consecutive positions of an ordered level, each starting at a
-                    // run of equal coordinates and owning the rows from its first position's
-                    // coordinate to the next task's.
-                    Split::Positions {
-                        rows,
-                        level,
-                        lo: first,
-                        hi: end,
-                    } => {
-                        let (rows, first, end) =
-                            (self.expr(rows, 0), self.expr(first, 0), self.expr(end, 0));
-                        let level = self.local(*level);
-                        let [pos_lo, pos_hi] = [Local::PosLo, Local::PosHi].map(|l| self.local(l));
+                    Some((root, first, end)) => {
+                        let (first, end, root) = (e(first), e(end), self.local(*root));
+                        let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
                         quote! {
-                            ::sparse_runtime::__private::parallel_positions(
+                            ::sparse_runtime::__private::parallel_append_positions(
+                                #level,
                                 #vals,
                                 #rows,
                                 (#first, #end),
-                                |#pos_lo: usize| #level.pos_access_unchecked(#pos_lo),
-                                move |_, _, #base, #pos_lo, #pos_hi, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
-                                    #body
-                                    ::core::result::Result::Ok(())
-                                },
-                            )?;
-                        }
-                    }
-                    // Tasks of consecutive rows of a compute-only sparse output, each storing
-                    // into the values of its rows. SAFETY of the `pos` read: the runtime
-                    // calls it only with rows in `1..rows`, the parents of `level` under a
-                    // dense first level of `rows` coordinates.
-                    Split::Segments { rows, level } => {
-                        let rows = self.expr(rows, 0);
-                        let level = self.local(*level);
-                        quote! {
-                            ::sparse_runtime::__private::parallel_segments(
-                                #vals,
-                                #rows,
-                                |#lo: usize| #level.pos_bounds_unchecked(#lo).0,
-                                move |#lo, #hi, _, #vals| -> ::core::result::Result<(), ::sparse_runtime::Error> {
-                                    #body
-                                    ::core::result::Result::Ok(())
-                                },
+                                #work,
+                                |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                                #task,
                             )?;
                         }
                     }

@@ -290,6 +290,22 @@ pub enum Split {
         /// The output's second level.
         level: Local,
     },
+    /// The rows `0..rows` of a loop that append-assembles a sparse output whose first level
+    /// is dense: each task assembles its rows into a `level` and values of its own (parent
+    /// positions from 0), which the runtime concatenates in row order.
+    Appended {
+        /// The number of the output's rows.
+        rows: Expr,
+        /// The output's second level, which appends segments.
+        level: Local,
+        /// Where the loop runs over the positions `lo..hi` of an input's ordered root level
+        /// whose coordinates are the rows: that level, `lo` and `hi` (split as
+        /// [`Split::Positions`] is).
+        root: Option<(Local, Expr, Expr)>,
+        /// An estimate of the loop's work (the entries of the inputs it reads), to size the
+        /// tasks.
+        work: Expr,
+    },
 }
 
 impl Split {
@@ -299,13 +315,29 @@ impl Split {
             Split::Rows(n) => vec![n],
             Split::Positions { rows, lo, hi, .. } => vec![rows, lo, hi],
             Split::Segments { rows, .. } => vec![rows],
+            Split::Appended {
+                rows, root, work, ..
+            } => match root {
+                Some((_, lo, hi)) => vec![rows, lo, hi, work],
+                None => vec![rows, work],
+            },
         }
     }
 
     /// The locals it reads.
     pub fn visit(&self, f: &mut impl FnMut(Local)) {
-        if let Split::Positions { level, .. } | Split::Segments { level, .. } = self {
+        if let Split::Positions { level, .. }
+        | Split::Segments { level, .. }
+        | Split::Appended { level, .. } = self
+        {
             f(*level);
+        }
+        if let Split::Appended {
+            root: Some((root, _, _)),
+            ..
+        } = self
+        {
+            f(*root);
         }
         self.exprs().into_iter().for_each(|e| visit_expr(e, f));
     }
@@ -328,6 +360,17 @@ impl Split {
             Split::Segments { rows, level } => Split::Segments {
                 rows: g(rows),
                 level,
+            },
+            Split::Appended {
+                rows,
+                level,
+                root,
+                work,
+            } => Split::Appended {
+                rows: g(rows),
+                level,
+                root: root.map(|(r, lo, hi)| (r, g(lo), g(hi))),
+                work: g(work),
             },
         }
     }
@@ -494,6 +537,24 @@ impl Printer<'_, '_> {
                         writeln!(
                             self.f,
                             "{pad}parallel rows 0..{rows} by values of {level} {{"
+                        )?;
+                    }
+                    Split::Appended {
+                        rows, level, root, ..
+                    } => {
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        let by = match root {
+                            Some((r, lo, hi)) => format!(
+                                " by positions {}..{} of {}",
+                                self.expr(lo),
+                                self.expr(hi),
+                                self.name(Some(r))
+                            ),
+                            None => String::new(),
+                        };
+                        writeln!(
+                            self.f,
+                            "{pad}parallel rows 0..{rows}{by} appending {level} {{"
                         )?;
                     }
                 }

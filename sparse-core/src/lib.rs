@@ -255,6 +255,7 @@ pub fn compile_with(
         body = precompute(body);
         if schedule.serial.is_none() {
             body = parallel::rows(&kernel, body);
+            body = parallel::appended(&kernel, body);
         }
         body = strip_mine::strips(body);
         let compute = match &schedule.compute {

@@ -46,8 +46,18 @@
 //! the contract were broken, a task would fail (`store_next` and the check are bounds
 //! checks), never write outside its slice. The loop qualifies as above, except that it may
 //! assign the counter, only through `store_next`, and must not index the output's values.
+//!
+//! **Assembling a sparse output** ([`appended`]). Where the output is assembled by appending
+//! (a dense first level, a `Compressed` second), the rows are assembled apart: each task
+//! appends its rows, as parents from 0, to a level and values of its own, and the runtime
+//! concatenates them in row order, shifting each task's `pos` by the entries before it. A
+//! row's appends are the serial loop's, in the same order, so the output is the serial one.
+//! Each entry is written twice (into the task's arrays, then into place), so only a loop that
+//! computes its entries by a sum below the output's last level is split; a merge that only
+//! copies its operands' entries stays serial.
 
 use crate::ir::{self, Expr, Local, Op, Split, Stmt};
+use crate::level::LevelFn;
 use crate::notation::{Kernel, TensorId, VarId};
 use std::collections::HashSet;
 
@@ -78,7 +88,8 @@ pub fn segments(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
         let opens = matches!(stmt, Stmt::Let(Local::Stored, true, Expr::Usize(0)));
         let row_loop = match (opens, body.peek()) {
             (true, Some(Stmt::For(var, lo, hi, loop_body))) => {
-                row_loop(*var, lo, hi, v) && independent_with(loop_body, t, *var, Writes::Stored)
+                row_loop(*var, lo, hi, v)
+                    && independent_with(loop_body, t, *var, *var, Writes::Stored)
             }
             _ => false,
         };
@@ -124,6 +135,233 @@ fn segment_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
 /// `check_all_stored(vals.len(), stored)?`, the end of a compute-only body.
 fn is_count_check(s: &Stmt) -> bool {
     matches!(s, Stmt::Expr(Expr::Try(e)) if matches!(&**e, Expr::Runtime("check_all_stored", _)))
+}
+
+/// A body that append-assembles its sparse output, whose first level is dense and whose
+/// second, last, level appends segments and can be split by parents
+/// ([`LevelFn::AppendRows`](crate::level::LevelFn::AppendRows)), with its loop over the
+/// output's rows made a [`Stmt::Rows`] over [`Split::Appended`]: `append_init(dim_i)`, the
+/// values cleared and reserved, `for i in 0..dim_i { .. }`, `append_finalize(dim_i)?` become
+/// one task per range of rows that assembles them as parents `0..row_hi - row_lo` into a
+/// level and values of its own, which the runtime concatenates in row order (see the module
+/// documentation). The reservations stay, for a task that has all the rows (serial).
+pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
+    let Some((t, v)) = appended_output(kernel) else {
+        return body;
+    };
+    let level = Local::Level(t, 1);
+    let method = |f: LevelFn| {
+        kernel
+            .format_of(kernel.output_access().expect("an output"))
+            .levels[1]
+            .function(f)
+            .map(|f| f.name)
+    };
+    let (Some(init), Some(finalize), Some(edges)) = (
+        method(LevelFn::AppendInit),
+        method(LevelFn::AppendFinalize),
+        method(LevelFn::AppendEdges),
+    ) else {
+        return body;
+    };
+    let level_call = |s: &Stmt, name: &str| -> bool {
+        let e = match s {
+            Stmt::Expr(Expr::Try(e)) => &**e,
+            Stmt::Expr(e) => e,
+            _ => return false,
+        };
+        matches!(e, Expr::Call(r, m, args) if is_var(r, level) && *m == name
+            && matches!(&args[..], [Expr::Var(Local::Dim(d))] if *d == v))
+    };
+    let Some(a) = body.iter().position(|s| level_call(s, init)) else {
+        return body;
+    };
+    let prelude = body[a + 1..]
+        .iter()
+        .take_while(|s| is_reservation(s, t, level))
+        .count();
+    let at = a + 1 + prelude;
+    // The loop over the rows: `for i in 0..dim_i`, or over the positions of a root level
+    // whose coordinates are the rows (after the `let` of its bounds).
+    let root_loop = RootLoop {
+        kernel,
+        output: t,
+        row: v,
+    };
+    let (root, loop_at) = match (body.get(at), body.get(at + 1)) {
+        (Some(Stmt::For(var, lo, hi, loop_body)), _)
+            if row_loop(*var, lo, hi, v)
+                && independent_with(loop_body, t, *var, *var, Writes::Appended) =>
+        {
+            (None, at)
+        }
+        (Some(Stmt::LetPair(Some(p), Some(end), false, bounds)), Some(next)) => {
+            match root_loop.level(bounds, *p, *end, next, Writes::Appended) {
+                Some(r) => (Some((r, ir::var(*p), ir::var(*end))), at + 1),
+                None => return body,
+            }
+        }
+        _ => return body,
+    };
+    if !body
+        .get(loop_at + 1)
+        .is_some_and(|s| level_call(s, finalize))
+    {
+        return body;
+    }
+    let Some(Stmt::For(var, _, hi, loop_body)) = body.get(loop_at).cloned() else {
+        unreachable!("matched above")
+    };
+    if !computes_entries(&loop_body, t) {
+        return body;
+    }
+    let rows = ir::var(Local::Dim(v));
+    let (lo, row_hi) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
+    let (first, end) = match root {
+        Some(_) => (ir::var(Local::PosLo), ir::var(Local::PosHi)),
+        None => (lo.clone(), row_hi.clone()),
+    };
+    let count = ir::bin(Op::Sub, row_hi.clone(), lo.clone());
+    let whole = ir::bin(
+        Op::And,
+        ir::bin(Op::Eq, lo.clone(), Expr::Usize(0)),
+        ir::bin(Op::Eq, row_hi.clone(), rows.clone()),
+    );
+    let _ = hi;
+    let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
+    let (made, reserves): (Vec<Stmt>, Vec<Stmt>) = region[1..1 + prelude]
+        .iter()
+        .cloned()
+        .partition(|s| matches!(s, Stmt::Expr(Expr::Call(_, "clear", _))));
+    let rebased = loop_body
+        .into_iter()
+        .map(|s| rebase_edges(s, level, edges, &lo))
+        .collect();
+    let mut task = vec![Stmt::Expr(ir::call(
+        ir::var(level),
+        init,
+        vec![count.clone()],
+    ))];
+    task.extend(made);
+    if !reserves.is_empty() {
+        task.push(Stmt::If(whole, reserves, Vec::new()));
+    }
+    task.push(Stmt::For(var, first, end, rebased));
+    let fin = ir::call(ir::var(level), finalize, vec![count]);
+    task.push(Stmt::Expr(Expr::Try(Box::new(fin))));
+    let work = work_of(kernel, t, &task);
+    let split = Split::Appended {
+        rows,
+        level,
+        root,
+        work,
+    };
+    let rows_split = Stmt::Rows(t, split, task);
+    // The bounds of a root level stay before the loop (its tasks read them).
+    let bounds = region.into_iter().skip(1 + prelude).take(loop_at - at);
+    let at_split = a;
+    body.splice(at_split..at_split, bounds.chain([rows_split]));
+    body
+}
+
+/// The entries of the inputs `body` reads (`a_vals.len() + b_vals.len() + ..`): the work a
+/// task split divides, so a few heavy rows (a tensor's slices) still make several tasks.
+fn work_of(kernel: &Kernel, t: TensorId, body: &[Stmt]) -> Expr {
+    let mut read = HashSet::new();
+    ir::visit_locals(body, &mut |l| {
+        if let Local::Vals(u) = l {
+            read.insert(u);
+        }
+    });
+    (0..kernel.tensors.len())
+        .filter(|u| *u != t && read.contains(u))
+        .map(|u| ir::call(ir::var(Local::Vals(u)), "len", vec![]))
+        .reduce(|a, b| ir::call(a, "saturating_add", vec![b]))
+        .unwrap_or(Expr::Usize(0))
+}
+
+/// The output and its first level's variable, if the output's first level is dense and its
+/// second, last, level appends segments and can be split by parents.
+fn appended_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
+    let a = kernel.output_access()?;
+    let format = kernel.format_of(a);
+    let splits = format
+        .levels
+        .get(1)?
+        .function(LevelFn::AppendRows)
+        .is_some();
+    segment_output(kernel).filter(|_| splits)
+}
+
+/// Whether assembling apart pays for the loop over the rows `body`: each entry is written
+/// twice, into its task's level and values (fresh memory) and then into its place, so the
+/// loop must do more per entry than copy it: hold a loop that sums into a temporary and
+/// appends nothing, a sum below the output's last level (TTV, inner products). A merge that only copies or adds its operands' entries (a
+/// sparse sum) ran slower on 2 threads than on 1 this way. (A workspace made before the
+/// loop, Gustavson's SpGEMM, keeps the loop serial: `independent` refuses its calls.)
+fn computes_entries(body: &[Stmt], t: TensorId) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::For(.., b) | Stmt::While(_, b) => {
+            (sums(b) && !appends_within(b, t)) || computes_entries(b, t)
+        }
+        Stmt::If(_, a, b) => computes_entries(a, t) || computes_entries(b, t),
+        Stmt::Block(_, b) => computes_entries(b, t),
+        _ => false,
+    })
+}
+
+/// Whether a block updates an inner sum's temporary (`t += ..`, `t = f(t, ..)`, a precomputed
+/// `pre` or a lane of one) at any depth: not a loop that only skips positions.
+fn sums(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Assign(Expr::Var(Local::Temp(_) | Local::Precomputed) | Expr::Lane(..), _, _) => true,
+        Stmt::For(.., b) | Stmt::While(_, b) | Stmt::Block(_, b) => sums(b),
+        Stmt::If(_, a, b) => sums(a) || sums(b),
+        _ => false,
+    })
+}
+
+/// Whether a block appends to output `t` (a call on its last level or values) at any depth.
+fn appends_within(body: &[Stmt], t: TensorId) -> bool {
+    let mut touched = false;
+    ir::visit_locals(body, &mut |l| {
+        touched |= matches!(l, Local::Level(u, 1) | Local::Vals(u) if u == t)
+    });
+    touched
+}
+
+/// `vals.clear()`, `level.append_reserve(..)` or `reserve_values(vals, ..)` of output `t`:
+/// what precedes an assembly's loop.
+fn is_reservation(s: &Stmt, t: TensorId, level: Local) -> bool {
+    match s {
+        Stmt::Expr(Expr::Call(r, "clear", args)) => args.is_empty() && is_vals(r, t),
+        Stmt::Expr(Expr::Call(r, "append_reserve", _)) => is_var(r, level),
+        Stmt::Expr(Expr::Runtime("reserve_values", args)) => {
+            args.first().is_some_and(|v| is_vals(v, t))
+        }
+        _ => false,
+    }
+}
+
+/// The statement with the parent position `i` of every `level.append_edges(i, ..)` made
+/// `i - row_lo`: a task assembles its rows as parents from 0.
+fn rebase_edges(s: Stmt, level: Local, edges: &str, lo: &Expr) -> Stmt {
+    let block = |b: Vec<Stmt>| {
+        b.into_iter()
+            .map(|s| rebase_edges(s, level, edges, lo))
+            .collect()
+    };
+    match s {
+        Stmt::Expr(Expr::Call(r, m, mut args)) if is_var(&r, level) && m == edges => {
+            args[0] = ir::bin(Op::Sub, args[0].clone(), lo.clone());
+            Stmt::Expr(Expr::Call(r, m, args))
+        }
+        Stmt::For(l, a, b, body) => Stmt::For(l, a, b, block(body)),
+        Stmt::While(c, body) => Stmt::While(c, block(body)),
+        Stmt::If(c, a, b) => Stmt::If(c, block(a), block(b)),
+        Stmt::Block(n, body) => Stmt::Block(n, block(body)),
+        other => other,
+    }
 }
 
 /// The dense output whose rows run in parallel, and its first level's variable.
@@ -224,6 +462,37 @@ impl Rows<'_> {
     /// level is ordered and compact (so its coordinates never decrease along the positions),
     /// `i` the output's row variable, and its iterations independent.
     fn position_loop(&self, bounds: &Expr, p: Local, end: Local, next: &Stmt) -> Option<Local> {
+        let root = RootLoop {
+            kernel: self.kernel,
+            output: self.output,
+            row: self.var,
+        };
+        root.level(bounds, p, end, next, Writes::Indexed)
+    }
+}
+
+/// A loop over the positions of an input's root level whose coordinates are the rows of
+/// `output` (its first level's variable `row`).
+struct RootLoop<'a> {
+    kernel: &'a Kernel,
+    output: TensorId,
+    row: VarId,
+}
+
+impl RootLoop<'_> {
+    /// The level, if `next` is `for p in p..end { let i = level.pos_access(p); .. }` after
+    /// `let (p, end) = level.pos_bounds(0)` (`bounds`), over the root of an input whose
+    /// level is ordered and compact (so its coordinates never decrease along the positions),
+    /// `i` the output's row variable, and its iterations independent (writing the output as
+    /// `writes` says).
+    fn level(
+        &self,
+        bounds: &Expr,
+        p: Local,
+        end: Local,
+        next: &Stmt,
+        writes: Writes,
+    ) -> Option<Local> {
         let Expr::Call(level, "pos_bounds_unchecked", args) = bounds else {
             return None;
         };
@@ -237,7 +506,7 @@ impl Rows<'_> {
         let reads_row = matches!(
             body.first(),
             Some(Stmt::Let(Local::Index(i), false, Expr::Call(l, "pos_access_unchecked", a)))
-                if *i == self.var && matches!(**l, Expr::Var(l) if l == *level)
+                if *i == self.row && matches!(**l, Expr::Var(l) if l == *level)
                     && matches!(&a[..], [Expr::Var(q)] if *q == p)
         );
         let root = &self.kernel.tensors[*tensor].format.levels[0];
@@ -246,7 +515,11 @@ impl Rows<'_> {
             && !root.is_branchless()
             && root.iteration() == crate::level::Iteration::CoordinatePosition;
         let shape = (*var, *lo, *hi) == (p, p, end) && *tensor != self.output;
-        let parallel = shape && reads_row && increasing && independent(body, self.output, *var);
+        let row = Local::Index(self.row);
+        let parallel = shape
+            && reads_row
+            && increasing
+            && independent_with(body, self.output, *var, row, writes);
         parallel.then_some(*level)
     }
 }
@@ -287,24 +560,34 @@ enum Writes {
     Indexed,
     /// Only through the compute-only counter: `stored = store_next(vals, stored, v)?`.
     Stored,
+    /// Only by appending to its last level and values (`append_coord`, `append_coords`,
+    /// `append_edges` with the row as parent position, `vals.push`), into the task's own.
+    Appended,
 }
 
 /// Whether an iteration of a loop binding `var` writes only its row of output `t` and
 /// locals it binds, and reads no local that another iteration could write.
 fn independent(body: &[Stmt], t: TensorId, var: Local) -> bool {
-    independent_with(body, t, var, Writes::Indexed)
+    independent_with(body, t, var, var, Writes::Indexed)
 }
 
-fn independent_with(body: &[Stmt], t: TensorId, var: Local, writes: Writes) -> bool {
+fn independent_with(body: &[Stmt], t: TensorId, var: Local, row: Local, writes: Writes) -> bool {
     let mut bound = HashSet::from([var]);
     bound_locals(body, &mut bound);
-    let scope = Scope { t, bound, writes };
+    let scope = Scope {
+        t,
+        row,
+        bound,
+        writes,
+    };
     body.iter().all(|s| scope.stmt_ok(s))
 }
 
-/// What an iteration may touch: the output `t` as `writes` says, and the locals `bound`.
+/// What an iteration of a loop over the output's rows (`row`, the row variable) may touch:
+/// the output `t` as `writes` says, and the locals `bound`.
 struct Scope {
     t: TensorId,
+    row: Local,
     bound: HashSet<Local>,
     writes: Writes,
 }
@@ -358,6 +641,7 @@ impl Scope {
             Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
             Stmt::Block(_, b) => block_ok(b),
             Stmt::Exit(_) => true,
+            Stmt::Expr(e) if self.writes == Writes::Appended => self.appends(e),
             // An effect (an assembly or scratch call), or a nested parallel loop.
             Stmt::Expr(_) | Stmt::Rows(..) => false,
         }
@@ -375,6 +659,26 @@ impl Scope {
         }
     }
 
+    /// Whether `e` appends to the output's last level or values ([`Writes::Appended`]): a
+    /// segment's parent must be the row itself (a task rebases it), and the output's first
+    /// level is read nowhere (its positions are the whole output's).
+    fn appends(&self, e: &Expr) -> bool {
+        let level = Local::Level(self.t, 1);
+        match e {
+            Expr::Call(r, "append_coord" | "append_coords", args) if is_var(r, level) => {
+                args.iter().all(|a| self.expr_ok(a))
+            }
+            Expr::Call(r, "append_edges", args) if is_var(r, level) => {
+                args.first().is_some_and(|p| is_var(p, self.row))
+                    && args.iter().all(|a| self.expr_ok(a))
+            }
+            Expr::Call(r, "push", args) if is_vals(r, self.t) => {
+                args.iter().all(|a| self.expr_ok(a))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the output's values may be indexed here (`base` is them).
     fn indexed(&self, base: &Expr) -> bool {
         self.writes == Writes::Indexed && is_vals(base, self.t)
@@ -385,6 +689,10 @@ impl Scope {
     fn expr_ok(&self, e: &Expr) -> bool {
         let ok = |e: &Expr| self.expr_ok(e);
         match e {
+            // The output's first level, while its rows are assembled apart.
+            Expr::Var(Local::Level(u, 0)) if *u == self.t && self.writes == Writes::Appended => {
+                false
+            }
             Expr::Var(l) => self.bound.contains(l) || shared_read_only(*l, self.t),
             Expr::Index(base, at) if self.indexed(base) => ok(at),
             Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) => true,
@@ -413,6 +721,10 @@ fn shared_read_only(l: Local, t: TensorId) -> bool {
         Local::Vals(u) => u != t,
         _ => false,
     }
+}
+
+fn is_var(e: &Expr, l: Local) -> bool {
+    matches!(e, Expr::Var(v) if *v == l)
 }
 
 fn is_vals(e: &Expr, t: TensorId) -> bool {

@@ -450,6 +450,8 @@ pub mod __private {
     pub use crate::block::{append_fill_block, append_zero_block, block_len};
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::error::fill_mismatch;
+    pub use crate::parallel::append as parallel_append;
+    pub use crate::parallel::append_positions as parallel_append_positions;
     pub use crate::parallel::positions as parallel_positions;
     pub use crate::parallel::rows as parallel_rows;
     pub use crate::parallel::segments as parallel_segments;

@@ -15,6 +15,7 @@
 //! Small kernels stay on the calling thread: rows are split into tasks of at least
 //! [`min_rows`] rows, and a kernel with fewer rows than that runs as the plain loop.
 
+use crate::Value;
 use std::cell::Cell;
 
 /// The fewest output components a parallel task computes: below that, a task's work is
@@ -155,17 +156,12 @@ where
         let min = min_rows(row_len);
         if count > min && row_len > 0 {
             use rayon::prelude::*;
-            let mut tasks = Vec::with_capacity(count / min + 1);
-            let (mut rest, mut row_lo, mut pos_lo) = (vals, 0, lo);
-            while pos_lo < hi {
-                let pos_hi = run_start(pos_lo.saturating_add(min).min(hi), hi, &row_of);
-                let row_hi = match pos_hi < hi {
-                    true => row_of(pos_hi).clamp(row_lo, rows),
-                    false => rows,
-                };
+            let mut tasks = Vec::new();
+            let mut rest = vals;
+            for (row_lo, row_hi, pos_lo, pos_hi) in position_tasks(rows, (lo, hi), min, &row_of) {
                 let (mine, after) = rest.split_at_mut((row_hi - row_lo) * row_len);
                 tasks.push((row_lo, row_hi, pos_lo, pos_hi, mine));
-                (rest, row_lo, pos_lo) = (after, row_hi, pos_hi);
+                rest = after;
             }
             return tasks
                 .into_par_iter()
@@ -174,7 +170,7 @@ where
                 });
         }
     }
-    let _ = (row_of, count);
+    let _ = (row_of, count, row_len);
     body(0, rows, 0, lo, hi, vals)
 }
 
@@ -229,6 +225,197 @@ where
     }
     let _ = &start_of;
     body(0, rows, 0, vals)
+}
+
+/// A level whose append assembly can be split by parents: consecutive ranges of parent
+/// positions each assembled into a level of their own (parent positions from 0), then
+/// concatenated in order. Sealed: implemented by `Compressed`.
+#[doc(hidden)]
+pub trait AppendRows: crate::level::Level + Sized {
+    /// An empty level of this one's size, for one task's parents.
+    fn task_level(&self) -> Self;
+    /// Replaces this level with `parts`, each finalized under its task's parents, one after
+    /// the other, under `parents` parent positions in all. `Err` if the parts do not record
+    /// exactly `parents` parents or their positions overflow the index type.
+    fn concat(&mut self, parts: Vec<Self>, parents: usize) -> Result<(), crate::Error>;
+}
+
+/// Append assembly of an output whose first level is dense with `rows` coordinates and whose
+/// second, `level`, appends segments (CSR): calls `body(row_lo, row_hi, level, vals)` for
+/// consecutive ranges of rows covering `0..rows`, `body` assembling the rows `row_lo..row_hi`
+/// as parent positions `0..row_hi - row_lo` (starting with `append_init` and ending with
+/// `append_finalize`) and their values. Serially (one range, the output's own level and
+/// values) or, in parallel (feature `parallel`, more rows than [`min_rows`]), each task into
+/// a level and values of its own, concatenated in row order: the same level and values as
+/// the serial assembly. The first `Err` (any, in parallel) is returned; the output is then
+/// left to the caller's assembly guard.
+#[doc(hidden)]
+pub fn append<L, V, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    work: usize,
+    body: F,
+) -> Result<(), crate::Error>
+where
+    L: AppendRows,
+    V: Value,
+    F: Fn(usize, usize, &mut L, &mut Vec<V>) -> Result<(), crate::Error> + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        let min = apart_min(rows, work);
+        if rows > min && splits_apart() {
+            let tasks = (0..rows)
+                .step_by(min)
+                .map(|lo| (lo, (lo + min).min(rows), 0, 0));
+            return assemble_apart(
+                level,
+                vals,
+                rows,
+                tasks.collect(),
+                |(lo, hi, _, _), l, v| body(lo, hi, l, v),
+            );
+        }
+    }
+    let _ = work;
+    body(0, rows, level, vals)
+}
+
+/// The fewest of `n` rows (or positions) one task of [`append`] takes, `work` the entries the
+/// loop reads: [`with_min_rows`]'s where set; else enough for about 4096 entries, and at
+/// most 8 tasks per thread: each task's level, values and workspace are allocated apart and
+/// copied into place, so fewer, larger tasks cost less (8 per thread still balance).
+#[cfg(feature = "parallel")]
+fn apart_min(n: usize, work: usize) -> usize {
+    match MIN_ROWS.with(Cell::get) {
+        Some(min) => min.max(1),
+        None => {
+            let per_task = TASK_COMPONENTS.div_ceil((work / n.max(1)).max(1));
+            per_task
+                .max(n.div_ceil(8 * rayon::current_num_threads()))
+                .max(1)
+        }
+    }
+}
+
+/// Whether [`append`] splits its rows here: with more than one thread to run the tasks, or
+/// where [`with_min_rows`] asks for the split (the differential tester). On one thread the
+/// tasks' own levels and their concatenation would only cost.
+#[cfg(feature = "parallel")]
+fn splits_apart() -> bool {
+    rayon::current_num_threads() > 1 || MIN_ROWS.with(Cell::get).is_some()
+}
+
+/// [`append`] for a loop over the positions `lo..hi` of a sparse root whose coordinates are
+/// the output's rows, split as [`positions`] splits them (each task starting at a run of
+/// equal coordinates, owning the rows from its first position's coordinate to the next
+/// task's): calls `body(row_lo, row_hi, pos_lo, pos_hi, level, vals)`, which assembles the
+/// rows `row_lo..row_hi` as parents `0..row_hi - row_lo` from the positions `pos_lo..pos_hi`.
+/// `row_of` is read only at positions in `lo..hi`.
+#[doc(hidden)]
+pub fn append_positions<L, V, R, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    (lo, hi): (usize, usize),
+    work: usize,
+    row_of: R,
+    body: F,
+) -> Result<(), crate::Error>
+where
+    L: AppendRows,
+    V: Value,
+    R: Fn(usize) -> usize,
+    F: Fn(usize, usize, usize, usize, &mut L, &mut Vec<V>) -> Result<(), crate::Error>
+        + Sync
+        + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        let count = hi.saturating_sub(lo);
+        let min = apart_min(count, work);
+        if count > min && splits_apart() {
+            let tasks = position_tasks(rows, (lo, hi), min, &row_of);
+            return assemble_apart(
+                level,
+                vals,
+                rows,
+                tasks,
+                |(r_lo, r_hi, p_lo, p_hi), l, v| body(r_lo, r_hi, p_lo, p_hi, l, v),
+            );
+        }
+    }
+    let _ = (row_of, work);
+    body(0, rows, lo, hi, level, vals)
+}
+
+/// Runs `task` for each of `tasks` (`(row_lo, row_hi, ..)`, consecutive rows covering
+/// `0..rows`) in parallel, each into a level and values of its own, and replaces `level`
+/// and `vals` with their concatenation in row order.
+#[cfg(feature = "parallel")]
+fn assemble_apart<L, V, T>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    tasks: Vec<(usize, usize, usize, usize)>,
+    task: T,
+) -> Result<(), crate::Error>
+where
+    L: AppendRows,
+    V: Value,
+    T: Fn((usize, usize, usize, usize), &mut L, &mut Vec<V>) -> Result<(), crate::Error>
+        + Sync
+        + Send,
+{
+    use rayon::prelude::*;
+    let empty = level.task_level();
+    let parts = tasks
+        .into_par_iter()
+        .map(|t| {
+            let (mut l, mut v) = (empty.task_level(), Vec::new());
+            task(t, &mut l, &mut v).map(|()| (l, v))
+        })
+        .collect::<Result<Vec<(L, Vec<V>)>, crate::Error>>()?;
+    let (levels, values): (Vec<L>, Vec<Vec<V>>) = parts.into_iter().unzip();
+    level.concat(levels, rows)?;
+    gather(&values, vals, "appended values")
+}
+
+/// Replaces `out` with the concatenation of `parts`, in `out`'s allocation if it is large
+/// enough (an output assembled again) or a fresh one (huge pages where large), each part
+/// copied by a task of its own: the copy, and the first touch of fresh pages, in parallel.
+pub(crate) fn gather<T: Copy + Send + Sync>(
+    parts: &[Vec<T>],
+    out: &mut Vec<T>,
+    what: &str,
+) -> Result<(), crate::Error> {
+    let total = parts.iter().map(Vec::len).sum::<usize>();
+    out.clear();
+    crate::alloc::reserve(out, total, what)?;
+    let mut rest = &mut out.spare_capacity_mut()[..total];
+    let mut slots = Vec::with_capacity(parts.len());
+    for part in parts {
+        let (mine, after) = rest.split_at_mut(part.len());
+        slots.push(mine);
+        rest = after;
+    }
+    let copy = |(slot, part): (&mut [std::mem::MaybeUninit<T>], &Vec<T>)| {
+        for (dst, src) in slot.iter_mut().zip(part) {
+            dst.write(*src);
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        slots.into_par_iter().zip(parts).for_each(copy);
+    }
+    #[cfg(not(feature = "parallel"))]
+    slots.into_iter().zip(parts).for_each(copy);
+    // SAFETY: the slots tile the first `total` elements of the spare capacity, and each
+    // element of a slot was written above from its part (`zip` of equal lengths).
+    unsafe { out.set_len(total) };
+    Ok(())
 }
 
 /// The task boundaries of [`segments`]: `0`, the first row of each later task (strictly
@@ -286,6 +473,30 @@ fn run_start(at: usize, hi: usize, row_of: &impl Fn(usize) -> usize) -> usize {
         }
     }
     lo
+}
+
+/// The tasks of a split of positions `lo..hi` into ranges of about `min`, each starting at
+/// a run of equal coordinates ([`run_start`]): `(row_lo, row_hi, pos_lo, pos_hi)`, the row
+/// ranges consecutive from 0 to `rows` (clamped, whatever `row_of` says).
+#[cfg(feature = "parallel")]
+fn position_tasks(
+    rows: usize,
+    (lo, hi): (usize, usize),
+    min: usize,
+    row_of: &impl Fn(usize) -> usize,
+) -> Vec<(usize, usize, usize, usize)> {
+    let mut tasks = Vec::with_capacity(hi.saturating_sub(lo) / min.max(1) + 1);
+    let (mut row_lo, mut pos_lo) = (0, lo);
+    while pos_lo < hi {
+        let pos_hi = run_start(pos_lo.saturating_add(min).min(hi), hi, row_of);
+        let row_hi = match pos_hi < hi {
+            true => row_of(pos_hi).clamp(row_lo, rows),
+            false => rows,
+        };
+        tasks.push((row_lo, row_hi, pos_lo, pos_hi));
+        (row_lo, pos_lo) = (row_hi, pos_hi);
+    }
+    tasks
 }
 
 /// The error of a value array that does not split into the rows a kernel expects: a
@@ -559,6 +770,101 @@ mod tests {
                 .windows(2)
                 .all(|w| w[0].2 + w[0].3 == w[1].2 && w[0].1 == w[1].0));
         }
+    }
+
+    /// Rows `i` of a 5-column level holding columns `0..i % 4` (every fourth row empty),
+    /// assembled by rows, or by the positions of a root that holds each row twice (runs, as
+    /// a `Coo`'s) but rows 3 and 7 not at all: every split gives the serial level and values.
+    #[test]
+    fn appended_rows_concatenate_to_the_serial_assembly() {
+        use crate::level::Compressed;
+        let rows = 11;
+        let row = |i: usize, l: &mut Compressed<u32>, v: &mut Vec<u64>, parent: usize| {
+            let begin = l.len();
+            for j in 0..i % 4 {
+                l.append_coord(j);
+                v.push((10 * i + j) as u64);
+            }
+            let end = l.len();
+            if end > begin {
+                l.append_edges(parent, begin, end);
+            }
+        };
+        let by_rows = |min: usize| {
+            let (mut l, mut v) = (
+                Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap(),
+                vec![7u64],
+            );
+            with_min_rows(min, || {
+                append(&mut l, &mut v, rows, 0, |lo, hi, l, v| {
+                    l.append_init(hi - lo);
+                    v.clear();
+                    (lo..hi).for_each(|i| row(i, l, v, i - lo));
+                    l.append_finalize(hi - lo)
+                })
+            })
+            .unwrap();
+            (l, v)
+        };
+        // Positions 0..2 * rows, position p on row p / 2 (rows 3 and 7 have no positions).
+        let crd: Vec<usize> = (0..2 * rows)
+            .map(|p| p / 2)
+            .filter(|&i| i != 3 && i != 7)
+            .collect();
+        let by_positions = |min: usize| {
+            let (mut l, mut v) = (
+                Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap(),
+                vec![],
+            );
+            with_min_rows(min, || {
+                append_positions(
+                    &mut l,
+                    &mut v,
+                    rows,
+                    (0, crd.len()),
+                    0,
+                    |p| crd[p],
+                    |r_lo, r_hi, p_lo, p_hi, l, v| {
+                        l.append_init(r_hi - r_lo);
+                        for p in (p_lo..p_hi).filter(|&p| p == 0 || crd[p - 1] != crd[p]) {
+                            assert!((r_lo..r_hi).contains(&crd[p]));
+                            row(crd[p], l, v, crd[p] - r_lo);
+                        }
+                        l.append_finalize(r_hi - r_lo)
+                    },
+                )
+            })
+            .unwrap();
+            (l, v)
+        };
+        let (serial, serial_positions) = (by_rows(usize::MAX), by_positions(usize::MAX));
+        assert_eq!(serial.1.len(), (0..rows).map(|i| i % 4).sum::<usize>());
+        assert_eq!(serial_positions.1.len(), serial.1.len() - 3 - 3);
+        for min in [1, 2, 3, 5, usize::MAX] {
+            assert_eq!(by_rows(min), serial, "by rows, min = {min}");
+            assert_eq!(
+                by_positions(min),
+                serial_positions,
+                "by positions, min = {min}"
+            );
+        }
+        // A task's error is the result.
+        let mut l = Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap();
+        let r = with_min_rows(2, || {
+            append(
+                &mut l,
+                &mut Vec::<u64>::new(),
+                rows,
+                0,
+                |lo, _, _, _| match lo {
+                    4 => Err(crate::Error::NotRepresentable {
+                        detail: "rows 4..".into(),
+                    }),
+                    _ => Ok(()),
+                },
+            )
+        });
+        assert!(r.unwrap_err().to_string().contains("rows 4.."));
     }
 
     #[test]

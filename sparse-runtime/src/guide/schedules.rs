@@ -299,13 +299,22 @@
 //! tasks of about equally many values (a power-law row does not hold up its task's
 //! neighbours). The values are the serial variant's, bit for bit.
 //!
-//! Kept serial today: sparse outputs being assembled, scalar outputs (a dot product), loop
-//! nests whose outermost loop iterates another sparse level (an unordered level, a hash
-//! table) or skips runs of a `Coo`'s rows (deduplication), workspaces and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
+//! A kernel that assembles a CSR-like output (a `Dense` first level, a `Compressed` second)
+//! whose entries each take a sum to compute (TTV, SDDMM, inner products of rows and columns)
+//! assembles its rows in parallel too: each task appends its rows to a level and values of
+//! its own, and the runtime concatenates them in row order, so the output is the serial one,
+//! bit for bit. Each entry is then written twice, so a kernel that only merges its operands'
+//! entries (a sparse sum, an elementwise product) is assembled serially: split that way it
+//! ran slower on 2 threads than on 1.
+//!
+//! Kept serial today: those merges, sparse outputs assembled through a workspace (SpGEMM)
+//! or of other formats, scalar outputs (a dot product), loop nests whose outermost loop
+//! iterates another sparse level (an unordered level, a hash table) or skips runs of a
+//! `Coo`'s rows (deduplication), and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
 //! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
 //! (or `parallel rows 0..dim_i by positions p..end of level`, around the loop over a task's
 //! positions `pos_lo..pos_hi`; a compute-only variant's, `parallel rows 0..dim_i by values
-//! of level`).
+//! of level`; a sparse output's assembly, `parallel rows 0..dim_i appending level`).
 //!
 //! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
 //! from inside another parallel loop, say); building the runtime with

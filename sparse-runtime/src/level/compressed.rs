@@ -322,6 +322,50 @@ impl<I: Index, P: Markers> Compressed<I, P> {
     }
 }
 
+impl<I: Index, P: Markers> crate::parallel::AppendRows for Compressed<I, P> {
+    fn task_level(&self) -> Self {
+        Self::from_parts_unchecked(self.size, vec![I::default()], Vec::new())
+    }
+
+    fn concat(&mut self, parts: Vec<Self>, parents: usize) -> Result<(), Error> {
+        let total = parts.iter().map(|l| l.crd.len()).sum::<usize>();
+        fits::<I>(total)?;
+        let recorded = parts
+            .iter()
+            .map(|l| l.pos.len().saturating_sub(1))
+            .sum::<usize>();
+        if recorded != parents
+            || parts
+                .iter()
+                .any(|l| l.pos.last().map(|e| e.to_usize()) != Some(l.crd.len()))
+        {
+            return Err(Error::invalid_level(
+                0,
+                format!("parallel assembly recorded {recorded} parent positions of {parents} (internal error: please report it)"),
+            ));
+        }
+        let mut pos = std::mem::take(&mut self.pos);
+        pos.clear();
+        alloc::reserve(&mut pos, parents + 1, "pos")?;
+        pos.push(I::default());
+        let mut offset = 0;
+        for part in &parts {
+            // Every end is at most `total`, which fits `I`.
+            pos.extend(
+                part.pos[1..]
+                    .iter()
+                    .map(|e| I::from_usize_unchecked(e.to_usize() + offset)),
+            );
+            offset += part.crd.len();
+        }
+        let crds: Vec<Vec<I>> = parts.into_iter().map(|l| l.crd).collect();
+        let mut crd = std::mem::take(&mut self.crd);
+        crate::parallel::gather(&crds, &mut crd, "appended coordinates")?;
+        *self = Self::from_parts_unchecked(self.size, pos, crd);
+        Ok(())
+    }
+}
+
 impl<I: Index, P: Markers> PartialEq for Compressed<I, P> {
     fn eq(&self, other: &Self) -> bool {
         (self.size, &self.pos, &self.crd) == (other.size, &other.pos, &other.crd)
