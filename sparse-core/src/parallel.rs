@@ -139,7 +139,7 @@ fn is_count_check(s: &Stmt) -> bool {
 
 /// A body that append-assembles its sparse output, whose first level is dense and whose
 /// second, last, level appends segments and can be split by parents
-/// ([`LevelFn::AppendRows`](crate::level::LevelFn::AppendRows)), with its loop over the
+/// ([`LevelFn::AppendRows`]), with its loop over the
 /// output's rows made a [`Stmt::Rows`] over [`Split::Appended`]: `append_init(dim_i)`, the
 /// values cleared and reserved, `for i in 0..dim_i { .. }`, `append_finalize(dim_i)?` become
 /// one task per range of rows that assembles them as parents `0..row_hi - row_lo` into a
