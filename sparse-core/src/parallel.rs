@@ -209,59 +209,92 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     {
         return body;
     }
-    let Some(Stmt::For(var, _, hi, loop_body)) = body.get(loop_at).cloned() else {
+    let Some(Stmt::For(var, _, _, loop_body)) = body.get(loop_at).cloned() else {
         unreachable!("matched above")
     };
     if !computes_entries(&loop_body, t) {
         return body;
     }
-    let rows = ir::var(Local::Dim(v));
-    let (lo, row_hi) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
-    let (first, end) = match root {
-        Some(_) => (ir::var(Local::PosLo), ir::var(Local::PosHi)),
-        None => (lo.clone(), row_hi.clone()),
-    };
-    let count = ir::bin(Op::Sub, row_hi.clone(), lo.clone());
-    let whole = ir::bin(
-        Op::And,
-        ir::bin(Op::Eq, lo.clone(), Expr::Usize(0)),
-        ir::bin(Op::Eq, row_hi.clone(), rows.clone()),
-    );
-    let _ = hi;
     let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
-    let (made, reserves): (Vec<Stmt>, Vec<Stmt>) = region[1..1 + prelude]
-        .iter()
-        .cloned()
-        .partition(|s| matches!(s, Stmt::Expr(Expr::Call(_, "clear", _))));
-    let rebased = loop_body
-        .into_iter()
-        .map(|s| rebase_edges(s, level, edges, &lo))
-        .collect();
-    let mut task = vec![Stmt::Expr(ir::call(
-        ir::var(level),
+    let names = AppendNames {
         init,
-        vec![count.clone()],
-    ))];
-    task.extend(made);
-    if !reserves.is_empty() {
-        task.push(Stmt::If(whole, reserves, Vec::new()));
-    }
-    task.push(Stmt::For(var, first, end, rebased));
-    let fin = ir::call(ir::var(level), finalize, vec![count]);
-    task.push(Stmt::Expr(Expr::Try(Box::new(fin))));
+        finalize,
+        edges,
+    };
+    let positions = root.is_some();
+    let task = append_task(
+        &names,
+        level,
+        v,
+        &region[1..1 + prelude],
+        var,
+        loop_body,
+        positions,
+    );
     let work = work_of(kernel, t, &task);
+    let rows = ir::var(Local::Dim(v));
     let split = Split::Appended {
         rows,
         level,
         root,
         work,
     };
-    let rows_split = Stmt::Rows(t, split, task);
     // The bounds of a root level stay before the loop (its tasks read them).
     let bounds = region.into_iter().skip(1 + prelude).take(loop_at - at);
-    let at_split = a;
-    body.splice(at_split..at_split, bounds.chain([rows_split]));
+    body.splice(a..a, bounds.chain([Stmt::Rows(t, split, task)]));
     body
+}
+
+/// The level functions an assembly's loop is framed by, as the output's last level names
+/// them.
+struct AppendNames {
+    init: &'static str,
+    finalize: &'static str,
+    edges: &'static str,
+}
+
+/// One task of [`appended`]: `append_init(row_hi - row_lo)`, the values cleared, the
+/// reservations of `prelude` if the task has all the rows, the loop `var` over the task's
+/// rows (or its root `positions`) with every segment's parent made `i - row_lo`, and
+/// `append_finalize(row_hi - row_lo)?`.
+fn append_task(
+    names: &AppendNames,
+    level: Local,
+    v: VarId,
+    prelude: &[Stmt],
+    var: Local,
+    loop_body: Vec<Stmt>,
+    positions: bool,
+) -> Vec<Stmt> {
+    let (lo, row_hi) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
+    let (first, end) = match positions {
+        true => (ir::var(Local::PosLo), ir::var(Local::PosHi)),
+        false => (lo.clone(), row_hi.clone()),
+    };
+    let count = ir::bin(Op::Sub, row_hi.clone(), lo.clone());
+    let whole = ir::bin(
+        Op::And,
+        ir::bin(Op::Eq, lo.clone(), Expr::Usize(0)),
+        ir::bin(Op::Eq, row_hi, ir::var(Local::Dim(v))),
+    );
+    let (clears, reserves): (Vec<Stmt>, Vec<Stmt>) = prelude
+        .iter()
+        .cloned()
+        .partition(|s| matches!(s, Stmt::Expr(Expr::Call(_, "clear", _))));
+    let rebased = loop_body
+        .into_iter()
+        .map(|s| rebase_edges(s, level, names.edges, &lo))
+        .collect();
+    let init = ir::call(ir::var(level), names.init, vec![count.clone()]);
+    let mut task = vec![Stmt::Expr(init)];
+    task.extend(clears);
+    if !reserves.is_empty() {
+        task.push(Stmt::If(whole, reserves, Vec::new()));
+    }
+    task.push(Stmt::For(var, first, end, rebased));
+    let fin = ir::call(ir::var(level), names.finalize, vec![count]);
+    task.push(Stmt::Expr(Expr::Try(Box::new(fin))));
+    task
 }
 
 /// The entries of the inputs `body` reads (`a_vals.len() + b_vals.len() + ..`): the work a
@@ -296,9 +329,10 @@ fn appended_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
 /// Whether assembling apart pays for the loop over the rows `body`: each entry is written
 /// twice, into its task's level and values (fresh memory) and then into its place, so the
 /// loop must do more per entry than copy it: hold a loop that sums into a temporary and
-/// appends nothing, a sum below the output's last level (TTV, inner products). A merge that only copies or adds its operands' entries (a
-/// sparse sum) ran slower on 2 threads than on 1 this way. (A workspace made before the
-/// loop, Gustavson's SpGEMM, keeps the loop serial: `independent` refuses its calls.)
+/// appends nothing, a sum below the output's last level (TTV, SDDMM, inner products). A
+/// merge that only copies or adds its operands' entries (a sparse sum) ran slower on 2
+/// threads than on 1 this way. (A workspace made before the loop, Gustavson's SpGEMM,
+/// keeps the loop serial: `independent` refuses its calls.)
 fn computes_entries(body: &[Stmt], t: TensorId) -> bool {
     body.iter().any(|s| match s {
         Stmt::For(.., b) | Stmt::While(_, b) => {
@@ -688,10 +722,13 @@ impl Scope {
     /// and the output's values by index where they may be.
     fn expr_ok(&self, e: &Expr) -> bool {
         let ok = |e: &Expr| self.expr_ok(e);
+        let apart = self.writes == Writes::Appended;
         match e {
             // The output's first level, while its rows are assembled apart.
-            Expr::Var(Local::Level(u, 0)) if *u == self.t && self.writes == Writes::Appended => {
-                false
+            Expr::Var(Local::Level(u, 0)) if *u == self.t && apart => false,
+            // Its last level, only for the task's own `len()`, a segment's bound.
+            Expr::Call(r, m, args) if apart && is_var(r, Local::Level(self.t, 1)) => {
+                *m == "len" && args.is_empty()
             }
             Expr::Var(l) => self.bound.contains(l) || shared_read_only(*l, self.t),
             Expr::Index(base, at) if self.indexed(base) => ok(at),
