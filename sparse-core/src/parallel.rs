@@ -93,17 +93,15 @@ pub fn segments(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
             }
             _ => false,
         };
-        out.push(stmt);
         if !row_loop {
+            out.push(stmt);
             continue;
         }
         let Some(Stmt::For(var, _, hi, loop_body)) = body.next() else {
             unreachable!("peeked above")
         };
-        let opened = out.pop().into_iter();
         let rows = (ir::var(Local::RowLo), ir::var(Local::RowHi));
-        let mut task: Vec<Stmt> = opened.collect();
-        task.push(Stmt::For(var, rows.0, rows.1, loop_body));
+        let mut task = vec![stmt, Stmt::For(var, rows.0, rows.1, loop_body)];
         // The check of the count moves into each task, against the task's slice.
         task.extend(body.next_if(is_count_check));
         let level = Local::Level(t, 1);
