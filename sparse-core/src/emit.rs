@@ -910,6 +910,22 @@ impl Emitter<'_> {
                     )?;
                 }
             }
+            // Two phases over tasks of consecutive rows of a sparse output being assembled: the
+            // same loop counts each row's entries (the closures' level and values stand in,
+            // keeping nothing), then, the output sized by a prefix sum of the counts, writes
+            // them into each task's window of it.
+            Split::Counted { rows, level, work } => {
+                let (rows, work, level) = (e(rows), e(work), self.local(*level));
+                let (count, fill) = (
+                    task(quote!(#lo, #hi, #level, #vals)),
+                    task(quote!(#lo, #hi, #level, #vals)),
+                );
+                quote! {
+                    ::sparse_runtime::__private::parallel_append_counted(
+                        #level, #vals, #rows, #work, #count, #fill,
+                    )?;
+                }
+            }
             // Tasks of consecutive rows of a sparse output being assembled, each into a level
             // and values of its own (the closure's, shadowing the output's), concatenated by
             // the runtime in row order; over the rows, or over the positions of a root level

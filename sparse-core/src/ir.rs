@@ -306,6 +306,17 @@ pub enum Split {
         /// tasks.
         work: Expr,
     },
+    /// The rows `0..rows` of a loop that append-assembles a sparse output whose first level
+    /// is dense, in two phases: the tasks run the loop once to count each row's entries and,
+    /// after a prefix sum sized the output, again to write them into place.
+    Counted {
+        /// The number of the output's rows.
+        rows: Expr,
+        /// The output's second level, which appends segments.
+        level: Local,
+        /// An estimate of the loop's work (the entries of the inputs it reads).
+        work: Expr,
+    },
 }
 
 impl Split {
@@ -315,6 +326,7 @@ impl Split {
             Split::Rows(n) => vec![n],
             Split::Positions { rows, lo, hi, .. } => vec![rows, lo, hi],
             Split::Segments { rows, .. } => vec![rows],
+            Split::Counted { rows, work, .. } => vec![rows, work],
             Split::Appended {
                 rows, root, work, ..
             } => match root {
@@ -328,7 +340,8 @@ impl Split {
     pub fn visit(&self, f: &mut impl FnMut(Local)) {
         if let Split::Positions { level, .. }
         | Split::Segments { level, .. }
-        | Split::Appended { level, .. } = self
+        | Split::Appended { level, .. }
+        | Split::Counted { level, .. } = self
         {
             f(*level);
         }
@@ -370,6 +383,11 @@ impl Split {
                 rows: g(rows),
                 level,
                 root: root.map(|(r, lo, hi)| (r, g(lo), g(hi))),
+                work: g(work),
+            },
+            Split::Counted { rows, level, work } => Split::Counted {
+                rows: g(rows),
+                level,
                 work: g(work),
             },
         }
@@ -555,6 +573,13 @@ impl Printer<'_, '_> {
                         writeln!(
                             self.f,
                             "{pad}parallel rows 0..{rows}{by} appending {level} {{"
+                        )?;
+                    }
+                    Split::Counted { rows, level, .. } => {
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        writeln!(
+                            self.f,
+                            "{pad}parallel rows 0..{rows} counting, then filling {level} {{"
                         )?;
                     }
                 }

@@ -53,8 +53,17 @@
 //! concatenates them in row order, shifting each task's `pos` by the entries before it. A
 //! row's appends are the serial loop's, in the same order, so the output is the serial one.
 //! Each entry is written twice (into the task's arrays, then into place), so only a loop that
-//! computes its entries by a sum below the output's last level is split; a merge that only
-//! copies its operands' entries stays serial.
+//! computes its entries by a sum below the output's last level is split this way.
+//!
+//! **Two-phase assembly** ([`Split::Counted`]). A loop over the rows that merges or copies its
+//! operands' entries (a sparse sum, an elementwise product) does too little per entry for the
+//! copy to pay. It runs twice instead, in tasks of rows: the runtime's
+//! `parallel_append_counted` hands the same task body a level that only counts each row's
+//! coordinates and values it drops, sums the counts into the output's `pos`, allocates the
+//! coordinates and values once, and hands the body a level and values that write each task's
+//! rows into its window of them. The loop is deterministic over immutable inputs, so both
+//! runs append the same coordinates per row; the runtime checks it anyway (a disagreement is
+//! an `Err`). The serial assembly stays in an `else` branch, for one thread and small outputs.
 
 use crate::ir::{self, Expr, Local, Op, Split, Stmt};
 use crate::level::LevelFn;
@@ -210,7 +219,8 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some(Stmt::For(var, _, _, loop_body)) = body.get(loop_at).cloned() else {
         unreachable!("matched above")
     };
-    if !computes_entries(&loop_body, t) {
+    let computes = computes_entries(&loop_body, t);
+    if !computes && root.is_some() {
         return body;
     }
     let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
@@ -219,6 +229,11 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         finalize,
         edges,
     };
+    if !computes {
+        let task = append_task(&names, level, v, &[], var, loop_body, false);
+        body.insert(a, counted(kernel, t, level, v, task, region));
+        return body;
+    }
     let positions = root.is_some();
     let task = append_task(
         &names,
@@ -241,6 +256,25 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let bounds = region.into_iter().skip(1 + prelude).take(loop_at - at);
     body.splice(a..a, bounds.chain([Stmt::Rows(t, split, task)]));
     body
+}
+
+/// A loop over the rows that copies or merges its operands' entries rather than computing
+/// each by a sum: assembled in two phases, counting and then filling in place
+/// ([`Split::Counted`]), where the runtime splits it (`parallel_splits_counted`: more than
+/// one thread, enough rows); the serial assembly `region` otherwise, as it was.
+fn counted(
+    kernel: &Kernel,
+    t: TensorId,
+    level: Local,
+    v: VarId,
+    task: Vec<Stmt>,
+    region: Vec<Stmt>,
+) -> Stmt {
+    let work = work_of(kernel, t, &task);
+    let rows = ir::var(Local::Dim(v));
+    let splits = Expr::Runtime("parallel_splits_counted", vec![rows.clone(), work.clone()]);
+    let split = Split::Counted { rows, level, work };
+    Stmt::If(splits, vec![Stmt::Rows(t, split, task)], region)
 }
 
 /// The level functions an assembly's loop is framed by, as the output's last level names

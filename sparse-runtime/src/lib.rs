@@ -451,10 +451,12 @@ pub mod __private {
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::error::fill_mismatch;
     pub use crate::parallel::append as parallel_append;
+    pub use crate::parallel::append_counted as parallel_append_counted;
     pub use crate::parallel::append_positions as parallel_append_positions;
     pub use crate::parallel::positions as parallel_positions;
     pub use crate::parallel::rows as parallel_rows;
     pub use crate::parallel::segments as parallel_segments;
+    pub use crate::parallel::splits_counted as parallel_splits_counted;
     pub use crate::reorder::Reordered;
     pub use crate::update::Update;
     pub use crate::value::Literal;

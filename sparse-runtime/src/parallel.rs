@@ -18,6 +18,10 @@
 use crate::Value;
 use std::cell::Cell;
 
+mod counted;
+#[doc(hidden)]
+pub use counted::{append_counted, CountRows, Discard, FillRows, FillValues};
+
 /// The fewest output components a parallel task computes: below that, a task's work is
 /// comparable to the cost of handing it to another thread (a few microseconds).
 const TASK_COMPONENTS: usize = 4096;
@@ -238,6 +242,53 @@ pub trait AppendRows: crate::level::Level + Sized {
     /// the other, under `parents` parent positions in all. `Err` if the parts do not record
     /// exactly `parents` parents or their positions overflow the index type.
     fn concat(&mut self, parts: Vec<Self>, parents: usize) -> Result<(), crate::Error>;
+    /// The type of its coordinates.
+    type Coord: crate::Index;
+    /// Its `pos` and coordinate arrays, taken out (their allocations to be reused); the level
+    /// is left to be [`Self::set_arrays`].
+    fn take_arrays(&mut self) -> (Vec<Self::Coord>, Vec<Self::Coord>);
+    /// Makes it the level of `pos.len() - 1` parents over `crd`, parent `i` owning positions
+    /// `pos[i]..pos[i + 1]`. `Err` unless `pos` starts at 0, never decreases and ends at
+    /// `crd.len()`.
+    fn set_arrays(
+        &mut self,
+        pos: Vec<Self::Coord>,
+        crd: Vec<Self::Coord>,
+    ) -> Result<(), crate::Error>;
+}
+
+/// Whether [`append_counted`] splits the `rows` rows of a loop that reads `work` entries
+/// here: more than one task's rows ([`counted_min`]), and more than one thread to run them
+/// or [`with_min_rows`]'s override. Otherwise the serial assembly runs (the two phases would
+/// only cost).
+#[doc(hidden)]
+pub fn splits_counted(rows: usize, work: usize) -> bool {
+    #[cfg(feature = "parallel")]
+    {
+        rows > counted_min(rows, work) && splits_apart()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = (rows, work);
+        false
+    }
+}
+
+/// The rows of one task of [`append_counted`]'s first phase: [`with_min_rows`]'s where set;
+/// else enough for about 4 * 4096 entries read, and at most 32 tasks per thread (a task is
+/// a call and a few checks: nothing is allocated per task).
+fn counted_min(rows: usize, work: usize) -> usize {
+    #[cfg(feature = "parallel")]
+    let (set, threads) = (MIN_ROWS.with(Cell::get), rayon::current_num_threads());
+    #[cfg(not(feature = "parallel"))]
+    let (set, threads) = (MIN_ROWS.with(Cell::get), 1);
+    match set {
+        Some(min) => min.max(1),
+        None => {
+            let per_task = (4 * TASK_COMPONENTS).div_ceil((work / rows.max(1)).max(1));
+            per_task.max(rows.div_ceil(32 * threads)).max(1)
+        }
+    }
 }
 
 /// Append assembly of an output whose first level is dense with `rows` coordinates and whose

@@ -384,6 +384,18 @@ pub fn revalidate<V: Value, L: Levels + Clone, O: ModeOrder>(t: &Tensor<V, L, O>
     assert!(again.is_ok(), "output is invalid: {again:?}");
 }
 
+/// Asserts that a parallel kernel's sparse output equals the serial kernel's (pattern, and
+/// values bit for bit) and passes validation.
+pub fn assert_same_output<L: Levels + Clone, O: ModeOrder>(
+    got: &Tensor<f64, L, O>,
+    want: &Tensor<f64, L, O>,
+    case: impl Debug,
+) {
+    assert_eq!(stored(got), stored(want), "{case:?}");
+    assert_eq!(float_bits(got.vals()), float_bits(want.vals()), "{case:?}");
+    revalidate(got);
+}
+
 /// `y = A x` over any value type.
 pub fn matvec<V: TestValue>(a: &DenseT<V>, x: &DenseT<V>) -> DenseT<V> {
     let mut y = DenseT::zeros(&[a.dim(0)]);

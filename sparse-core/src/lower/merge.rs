@@ -392,8 +392,18 @@ impl Lowerer<'_> {
             } else {
                 var(Local::RunEnd(a, k))
             };
+            let skip = self.skip_empty(scope, a, k);
+            if !trivially_matched && skip.is_empty() && self.format(a).levels[k].is_unique() {
+                let step = IrExpr::Select(
+                    Box::new(self.matches(a, k, v)),
+                    Box::new(IrExpr::Usize(1)),
+                    Box::new(IrExpr::Usize(0)),
+                );
+                body.push(Stmt::Assign(var(Local::Pos(a, k)), Assign::Add, step));
+                continue;
+            }
             let mut advance = vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next)];
-            advance.extend(self.skip_empty(scope, a, k));
+            advance.extend(skip);
             match trivially_matched {
                 true => body.extend(advance),
                 false => body.push(Stmt::If(self.matches(a, k, v), advance, vec![])),

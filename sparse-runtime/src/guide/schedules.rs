@@ -303,18 +303,24 @@
 //! whose entries each take a sum to compute (TTV, SDDMM, inner products of rows and columns)
 //! assembles its rows in parallel too: each task appends its rows to a level and values of
 //! its own, and the runtime concatenates them in row order, so the output is the serial one,
-//! bit for bit. Each entry is then written twice, so a kernel that only merges its operands'
-//! entries (a sparse sum, an elementwise product) is assembled serially: split that way it
-//! ran slower on 2 threads than on 1.
+//! bit for bit. Each entry is then written twice, which pays only where an entry costs more
+//! than its copy. A kernel that merges or copies its operands' entries into such an output
+//! (a sparse sum, an elementwise product, `c(i, j) += a(i, j)`) is assembled in two phases
+//! instead, with more than one thread: the tasks run the loop once to count each row's
+//! entries, the counts' running sum becomes the output's `pos`, the coordinates and values
+//! are allocated once, and the tasks run the loop again to write their rows into place.
+//! Again the output is the serial one, bit for bit.
 //!
-//! Kept serial today: those merges, sparse outputs assembled through a workspace (SpGEMM)
+//! Kept serial today: such merges over a sparse root's positions, sparse outputs assembled
+//! through a workspace (SpGEMM)
 //! or of other formats, scalar outputs (a dot product), loop nests whose outermost loop
 //! iterates another sparse level (an unordered level, a hash table) or skips runs of a
 //! `Coo`'s rows (deduplication), and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
 //! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
 //! (or `parallel rows 0..dim_i by positions p..end of level`, around the loop over a task's
 //! positions `pos_lo..pos_hi`; a compute-only variant's, `parallel rows 0..dim_i by values
-//! of level`; a sparse output's assembly, `parallel rows 0..dim_i appending level`).
+//! of level`; a sparse output's assembly, `parallel rows 0..dim_i appending level`, or
+//! `parallel rows 0..dim_i counting, then filling level` in two phases).
 //!
 //! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
 //! from inside another parallel loop, say); building the runtime with

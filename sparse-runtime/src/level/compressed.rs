@@ -364,6 +364,26 @@ impl<I: Index, P: Markers> crate::parallel::AppendRows for Compressed<I, P> {
         *self = Self::from_parts_unchecked(self.size, pos, crd);
         Ok(())
     }
+
+    type Coord = I;
+
+    fn take_arrays(&mut self) -> (Vec<I>, Vec<I>) {
+        (std::mem::take(&mut self.pos), std::mem::take(&mut self.crd))
+    }
+
+    fn set_arrays(&mut self, pos: Vec<I>, crd: Vec<I>) -> Result<(), Error> {
+        let steps = pos.windows(2).all(|w| w[0] <= w[1]);
+        let ends = pos.first() == Some(&I::default())
+            && pos.last().map(|e| e.to_usize()) == Some(crd.len());
+        if !(steps && ends) {
+            return Err(Error::invalid_level(
+                0,
+                "two-phase parallel assembly: pos does not match (internal error: please report it)".to_string(),
+            ));
+        }
+        *self = Self::from_parts_unchecked(self.size, pos, crd);
+        Ok(())
+    }
 }
 
 impl<I: Index, P: Markers> PartialEq for Compressed<I, P> {

@@ -1,0 +1,556 @@
+//! Two-phase assembly of a sparse output's rows in parallel: count, then fill in place.
+//!
+//! A loop that append-assembles a CSR-like output (a dense first level, a second that appends
+//! segments) runs twice over the rows, in tasks of consecutive rows. The first phase runs the
+//! loop against [`CountRows`], which records how many coordinates each row appends and keeps
+//! none, and [`Discard`], which drops the values (their arithmetic is dead code there). A
+//! prefix sum of the counts gives every row's place in the output; the output's coordinate
+//! and value arrays are allocated once, exactly, and the second phase runs the loop again
+//! against [`FillRows`] and [`FillValues`], which write each task's rows into its own window
+//! of those arrays. Nothing is copied, and the fresh pages are first touched by the tasks, in
+//! parallel.
+//!
+//! The loop is the serial one, so each row appends the same coordinates and values in the
+//! same order as the serial assembly: the result is the serial output, bit for bit. Both
+//! phases check what the loop does against what the other phase saw (segments recorded in
+//! row order, contiguous, each row's count the same in both phases, every window written in
+//! full); a mismatch, which only a compiler defect could cause, is an `Err`, never memory
+//! left unwritten.
+
+use super::AppendRows;
+use crate::index::{fits, Index};
+use crate::{alloc, Error, Value};
+use std::marker::PhantomData;
+use std::mem::MaybeUninit;
+
+/// The segments a task's loop records with `append_edges`: parents in increasing order, each
+/// segment starting where the previous one ended. Both phases check the same rules as
+/// `Compressed::append_edges`.
+#[derive(Default)]
+struct Edges {
+    /// The last recorded parent and the end of its segment.
+    last: Option<(usize, usize)>,
+    /// Whether a segment broke the rules.
+    misuse: bool,
+}
+
+impl Edges {
+    /// Records that `parent` owns `begin..end` of `len` appended coordinates; the segment's
+    /// length, or `None` (remembered) if it breaks the rules.
+    #[inline]
+    fn record(&mut self, parent: usize, begin: usize, end: usize, len: usize) -> Option<usize> {
+        let prev_end = self.last.map_or(0, |(_, e)| e);
+        let ordered = self.last.is_none_or(|(p, _)| parent > p);
+        if ordered && begin == prev_end && begin <= end && end <= len {
+            self.last = Some((parent, end));
+            return Some(end - begin);
+        }
+        self.misuse = true;
+        None
+    }
+
+    /// Whether every segment kept the rules and together they cover all `len` coordinates.
+    fn covers(&self, len: usize) -> bool {
+        !self.misuse && self.last.map_or(0, |(_, e)| e) == len
+    }
+}
+
+/// The first phase's stand-in for the output's last level: counts the coordinates each of a
+/// task's rows appends (its parents `0..`), keeping none.
+#[doc(hidden)]
+pub struct CountRows<'a> {
+    counts: &'a mut [usize],
+    len: usize,
+    edges: Edges,
+}
+
+impl<'a> CountRows<'a> {
+    fn new(counts: &'a mut [usize]) -> Self {
+        Self {
+            counts,
+            len: 0,
+            edges: Edges::default(),
+        }
+    }
+
+    /// Starts the task's rows (nothing to do: the counts start at 0).
+    #[inline]
+    pub fn append_init(&mut self, _parents: usize) {}
+
+    /// The coordinates counted so far: a segment's bound.
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Counts one coordinate.
+    #[inline]
+    pub fn append_coord(&mut self, _i: usize) {
+        self.len += 1;
+    }
+
+    /// Counts `coords`' coordinates.
+    #[inline]
+    pub fn append_coords(&mut self, coords: impl ExactSizeIterator<Item = usize>) {
+        self.len += coords.len();
+    }
+
+    /// Records that `parent` (a row of the task, from 0) owns `begin..end`.
+    #[inline]
+    pub fn append_edges(&mut self, parent: usize, begin: usize, end: usize) {
+        match (
+            self.edges.record(parent, begin, end, self.len),
+            self.counts.get_mut(parent),
+        ) {
+            (Some(n), Some(count)) => *count = n,
+            _ => self.edges.misuse = true,
+        }
+    }
+
+    /// Ends the task's rows; `Err` if its segments broke the rules (see [`Self::check`]).
+    #[inline]
+    pub fn append_finalize(&mut self, _parents: usize) -> Result<(), Error> {
+        self.check()
+    }
+
+    /// `Err` unless the segments were recorded in row order, contiguous, and cover every
+    /// counted coordinate: then `counts` holds each row's entries.
+    fn check(&self) -> Result<(), Error> {
+        match self.edges.covers(self.len) {
+            true => Ok(()),
+            false => Err(defect("counted rows")),
+        }
+    }
+}
+
+/// The first phase's stand-in for the output's values: drops them.
+#[doc(hidden)]
+pub struct Discard<V>(PhantomData<V>);
+
+impl<V> Discard<V> {
+    /// Drops `v`.
+    #[inline]
+    pub fn push(&mut self, _v: V) {}
+}
+
+/// The second phase's stand-in for the output's last level: writes a task's coordinates into
+/// its window of the output's coordinate array, each row's count as the first phase found.
+#[doc(hidden)]
+pub struct FillRows<'a, I> {
+    crd: &'a mut [MaybeUninit<I>],
+    /// The task's rows' ends as the first phase counted them, from the end of the row
+    /// before its first (`row_hi - row_lo + 1` of the output's `pos`).
+    ends: &'a [I],
+    size: usize,
+    len: usize,
+    edges: Edges,
+}
+
+impl<'a, I: Index> FillRows<'a, I> {
+    /// Starts the task's rows (nothing to do: the window is the task's).
+    #[inline]
+    pub fn append_init(&mut self, _parents: usize) {}
+
+    /// The coordinates written so far: a segment's bound.
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Writes coordinate `i` (below the level's size; debug builds assert it) at the next
+    /// place of the window. Past the window's end nothing is written, and the task fails.
+    #[inline]
+    pub fn append_coord(&mut self, i: usize) {
+        debug_assert!(i < self.size, "coordinate {i} >= size {}", self.size);
+        if let Some(slot) = self.crd.get_mut(self.len) {
+            slot.write(I::from_usize_unchecked(i));
+        }
+        self.len += 1;
+    }
+
+    /// Writes every coordinate of `coords`, as [`Self::append_coord`] does.
+    #[inline]
+    pub fn append_coords(&mut self, coords: impl ExactSizeIterator<Item = usize>) {
+        for i in coords {
+            self.append_coord(i);
+        }
+    }
+
+    /// Records that `parent` (a row of the task, from 0) owns `begin..end`, which must be as
+    /// many coordinates as the first phase counted for it.
+    #[inline]
+    pub fn append_edges(&mut self, parent: usize, begin: usize, end: usize) {
+        let n = self.edges.record(parent, begin, end, self.len);
+        let counted = match (self.ends.get(parent), self.ends.get(parent + 1)) {
+            (Some(b), Some(e)) => Some(e.to_usize() - b.to_usize()),
+            _ => None,
+        };
+        if n.is_none() || n != counted {
+            self.edges.misuse = true;
+        }
+    }
+
+    /// Ends the task's rows; `Err` unless they filled the window as counted.
+    #[inline]
+    pub fn append_finalize(&mut self, _parents: usize) -> Result<(), Error> {
+        match self.complete() {
+            true => Ok(()),
+            false => Err(defect("filled rows")),
+        }
+    }
+
+    /// Whether every place of the window was written, once: the places are written in
+    /// order, one per coordinate appended, and exactly the window's length were appended.
+    /// With the segments as counted.
+    fn complete(&self) -> bool {
+        self.len == self.crd.len() && self.edges.covers(self.len)
+    }
+}
+
+/// The second phase's stand-in for the output's values: writes a task's values into its
+/// window of the output's values.
+#[doc(hidden)]
+pub struct FillValues<'a, V> {
+    vals: &'a mut [MaybeUninit<V>],
+    len: usize,
+}
+
+impl<V> FillValues<'_, V> {
+    /// Writes `v` at the next place of the window (past its end, nothing: the task fails).
+    #[inline]
+    pub fn push(&mut self, v: V) {
+        if let Some(slot) = self.vals.get_mut(self.len) {
+            slot.write(v);
+        }
+        self.len += 1;
+    }
+
+    /// Whether every place of the window was written, once (in order, one per push).
+    fn complete(&self) -> bool {
+        self.len == self.vals.len()
+    }
+}
+
+/// Two-phase assembly of the `rows` rows of an output whose first level is dense and whose
+/// second, `level`, appends segments: `count(row_lo, row_hi, ..)` and then
+/// `fill(row_lo, row_hi, ..)` run the same loop over rows `row_lo..row_hi` (as parents from
+/// 0), in tasks in parallel (feature `parallel`), the first counting each row's entries and
+/// the second writing them into place (see the module documentation). `work` (the entries
+/// the loop reads) sizes the first phase's tasks; the second's are balanced by the entries
+/// they write. The first `Err` (any, in parallel) is returned; the output is then left to
+/// the caller's assembly guard.
+#[doc(hidden)]
+pub fn append_counted<L, V, C, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    work: usize,
+    count: C,
+    fill: F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    C: Fn(usize, usize, &mut CountRows<'_>, &mut Discard<V>) -> Result<(), Error> + Sync + Send,
+    F: Fn(usize, usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error>
+        + Sync
+        + Send,
+{
+    let (mut pos, mut crd) = level.take_arrays();
+    let (bounds, counts) = count_rows(rows, work, count)?;
+    prefix_sum(&mut pos, &bounds, &counts)?;
+    let total = pos[rows].to_usize();
+    crd.clear();
+    alloc::reserve(&mut crd, total, "appended coordinates")?;
+    vals.clear();
+    alloc::reserve(vals, total, "appended values")?;
+    let bounds = fill_bounds(rows, &pos);
+    let mut tasks = Vec::with_capacity(bounds.len().saturating_sub(1));
+    let (mut crd_rest, mut vals_rest) = (
+        &mut crd.spare_capacity_mut()[..total],
+        &mut vals.spare_capacity_mut()[..total],
+    );
+    for w in bounds.windows(2) {
+        let ends = &pos[w[0]..=w[1]];
+        let n = ends[ends.len() - 1].to_usize() - ends[0].to_usize();
+        let (c, c_rest) = crd_rest.split_at_mut(n);
+        let (v, v_rest) = vals_rest.split_at_mut(n);
+        (crd_rest, vals_rest) = (c_rest, v_rest);
+        let rows = FillRows {
+            crd: c,
+            ends,
+            size: level.size(),
+            len: 0,
+            edges: Edges::default(),
+        };
+        tasks.push((w[0], w[1], rows, FillValues { vals: v, len: 0 }));
+    }
+    let run = |(lo, hi, mut rows, mut values): (
+        usize,
+        usize,
+        FillRows<'_, L::Coord>,
+        FillValues<'_, V>,
+    )| {
+        fill(lo, hi, &mut rows, &mut values)?;
+        match rows.complete() && values.complete() {
+            true => Ok(()),
+            false => Err(defect("filled rows")),
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        tasks.into_par_iter().try_for_each(run)?;
+    }
+    #[cfg(not(feature = "parallel"))]
+    tasks.into_iter().try_for_each(run)?;
+    // SAFETY: the tasks' windows tile the first `total` places of both spare capacities
+    // (split consecutively at `pos` of the task boundaries, from `pos[0] == 0` to
+    // `pos[rows] == total`), and every task completed: it wrote each place of its windows,
+    // in order (`FillRows::complete`, `FillValues::complete`).
+    unsafe {
+        crd.set_len(total);
+        vals.set_len(total);
+    }
+    level.set_arrays(pos, crd)
+}
+
+/// The first phase: each row's entries, counted by `count` in tasks of consecutive rows. The
+/// task boundaries (`0`, the first row of each later task, `rows`), and the counts.
+fn count_rows<V, C>(rows: usize, work: usize, count: C) -> Result<(Vec<usize>, Vec<usize>), Error>
+where
+    V: Value,
+    C: Fn(usize, usize, &mut CountRows<'_>, &mut Discard<V>) -> Result<(), Error> + Sync + Send,
+{
+    let mut counts = alloc::filled(rows, 0usize, "row counts")?;
+    let min = super::counted_min(rows, work);
+    let run = |(n, window): (usize, &mut [usize])| {
+        let lo = n * min;
+        let mut task = CountRows::new(window);
+        count(
+            lo,
+            lo + task.counts.len(),
+            &mut task,
+            &mut Discard(PhantomData),
+        )?;
+        task.check()
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        counts.par_chunks_mut(min).enumerate().try_for_each(run)?;
+    }
+    #[cfg(not(feature = "parallel"))]
+    counts.chunks_mut(min).enumerate().try_for_each(run)?;
+    let bounds = (0..rows).step_by(min).chain([rows]).collect();
+    Ok((bounds, counts))
+}
+
+/// Makes `pos` the running sum of `counts` from 0 (`rows + 1` entries), in parallel over the
+/// tasks `bounds` of the first phase: each task's offset is the sum of the counts before it.
+/// `Err` if the total does not fit the level's index type.
+fn prefix_sum<I: Index>(pos: &mut Vec<I>, bounds: &[usize], counts: &[usize]) -> Result<(), Error> {
+    let rows = counts.len();
+    let sums: Vec<usize> = bounds
+        .windows(2)
+        .map(|w| counts[w[0]..w[1]].iter().sum())
+        .collect();
+    let total = sums
+        .iter()
+        .try_fold(0usize, |a, &b| a.checked_add(b))
+        .ok_or_else(|| defect("row counts"))?;
+    fits::<I>(total)?;
+    pos.clear();
+    alloc::reserve(pos, rows + 1, "pos")?;
+    pos.resize(rows + 1, I::default());
+    let mut parts = Vec::with_capacity(sums.len());
+    let (mut rest, mut offset) = (&mut pos[1..], 0);
+    for (w, sum) in bounds.windows(2).zip(sums) {
+        let (mine, after) = rest.split_at_mut(w[1] - w[0]);
+        parts.push((mine, &counts[w[0]..w[1]], offset));
+        (rest, offset) = (after, offset + sum);
+    }
+    let run = |(ends, counts, mut end): (&mut [I], &[usize], usize)| {
+        for (e, c) in ends.iter_mut().zip(counts) {
+            end += c;
+            // At most `total`, which fits `I`.
+            *e = I::from_usize_unchecked(end);
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        parts.into_par_iter().for_each(run);
+    }
+    #[cfg(not(feature = "parallel"))]
+    parts.into_iter().for_each(run);
+    Ok(())
+}
+
+/// The second phase's task boundaries: `0`, the first row of each later task, `rows`,
+/// balanced by the entries they write ([`super::segment_rows`]).
+fn fill_bounds<I: Index>(rows: usize, pos: &[I]) -> Vec<usize> {
+    #[cfg(feature = "parallel")]
+    {
+        super::segment_rows(rows, pos[rows].to_usize(), &|i| pos[i].to_usize())
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = pos;
+        vec![0, rows]
+    }
+}
+
+/// The error of a loop whose phases disagree: a compiler defect, reported rather than
+/// assembled wrong.
+fn defect(what: &str) -> Error {
+    Error::invalid_level(
+        0,
+        format!(
+            "two-phase parallel assembly: {what} do not match (internal error: please report it)"
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Compressed;
+    use crate::parallel::with_min_rows;
+
+    /// Row `i` of a test output: coordinates `0..i % 5` (every fifth row empty), values
+    /// `i + j / 10`.
+    fn row(i: usize) -> impl ExactSizeIterator<Item = usize> {
+        0..i % 5
+    }
+
+    /// Assembles `rows` rows in two phases, the fill phase appending `filled(i)` coordinates
+    /// to row `i` (a lying kernel, where that is not `row(i).len()`).
+    fn assemble(
+        rows: usize,
+        filled: impl Fn(usize) -> usize + Sync + Send,
+    ) -> Result<(Compressed<u32>, Vec<f64>), Error> {
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![])?;
+        let mut vals = vec![9.0; 3];
+        append_counted(
+            &mut level,
+            &mut vals,
+            rows,
+            rows * 2,
+            |lo, hi, l, v| {
+                l.append_init(hi - lo);
+                for i in lo..hi {
+                    let begin = l.len();
+                    for j in row(i) {
+                        l.append_coord(j);
+                        v.push(i as f64 + j as f64 / 10.0);
+                    }
+                    if l.len() > begin {
+                        l.append_edges(i - lo, begin, l.len());
+                    }
+                }
+                l.append_finalize(hi - lo)
+            },
+            |lo, hi, l, v| {
+                l.append_init(hi - lo);
+                for i in lo..hi {
+                    let begin = l.len();
+                    for j in 0..filled(i) {
+                        l.append_coord(j);
+                        v.push(i as f64 + j as f64 / 10.0);
+                    }
+                    if l.len() > begin {
+                        l.append_edges(i - lo, begin, l.len());
+                    }
+                }
+                l.append_finalize(hi - lo)
+            },
+        )?;
+        Ok((level, vals))
+    }
+
+    #[test]
+    fn both_phases_give_the_serial_assembly() {
+        for rows in [0, 1, 7, 40] {
+            let (mut pos, mut crd, mut vals) = (vec![0u32], vec![], vec![]);
+            for i in 0..rows {
+                for j in row(i) {
+                    crd.push(j as u32);
+                    vals.push(i as f64 + j as f64 / 10.0);
+                }
+                pos.push(crd.len() as u32);
+            }
+            for min in [1, 2, 3, 1000] {
+                let (level, got) = with_min_rows(min, || assemble(rows, |i| row(i).len())).unwrap();
+                assert_eq!(
+                    (level.pos(), level.crd()),
+                    (&pos[..], &crd[..]),
+                    "{rows} {min}"
+                );
+                assert_eq!(got, vals);
+            }
+        }
+    }
+
+    #[test]
+    fn phases_that_disagree_are_errors() {
+        for min in [1, 3, 1000] {
+            // More coordinates in a row than counted, fewer (row 3 fills two of three), and
+            // an empty row that fills one.
+            let lies: [fn(usize) -> usize; 3] = [
+                |i| i % 5 + usize::from(i == 6),
+                |i| i % 5 - usize::from(i == 3),
+                |i| i % 5 + usize::from(i == 5),
+            ];
+            for filled in lies {
+                assert!(
+                    with_min_rows(min, || assemble(12, filled)).is_err(),
+                    "{min}"
+                );
+            }
+        }
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![]).unwrap();
+        let mut vals: Vec<f64> = vec![];
+        // Parents out of order.
+        let bad = with_min_rows(1, || {
+            append_counted(
+                &mut level,
+                &mut vals,
+                2,
+                2,
+                |_, _, l, _| {
+                    l.append_coord(0);
+                    l.append_edges(0, 0, 1);
+                    l.append_coord(1);
+                    l.append_edges(0, 1, 2);
+                    Ok(())
+                },
+                |_, _, _, _| Ok(()),
+            )
+        });
+        assert!(bad.is_err());
+    }
+
+    #[test]
+    fn a_failing_task_fails_the_assembly() {
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![]).unwrap();
+        let mut vals: Vec<f64> = vec![];
+        let r = with_min_rows(1, || {
+            append_counted(
+                &mut level,
+                &mut vals,
+                5,
+                5,
+                |_, _, _, _| Ok(()),
+                |lo, _, _, _| match lo {
+                    3 => Err(Error::invalid_level(0, "task 3".into())),
+                    _ => Ok(()),
+                },
+            )
+        });
+        assert!(r.is_err());
+        assert!(vals.is_empty());
+    }
+}

@@ -1,0 +1,170 @@
+//! Sparse outputs whose first level is dense and whose second appends segments (CSR, CSC),
+//! assembled by a loop that merges or copies its operands' entries (a sparse sum, an
+//! elementwise product, a scaled copy), are assembled in parallel in two phases
+//! (`parallel_append_counted`): the tasks count each row's entries, a prefix sum sizes the
+//! output, and the tasks write their rows into place. Split at every row, at every few, and
+//! by default, the output equals the serial kernel's (pattern and values bit for bit) and
+//! passes validation, on operands with empty rows and empty operands; the serial kernel in
+//! turn equals a dense oracle.
+#![deny(warnings)]
+
+use sparse_runtime::prelude::*;
+use sparse_tests::*;
+
+sparse_kernel! {
+    // A union, into 64-bit positions.
+    pub fn add(c: &mut Csr<f64, u64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn add_serial(c: &mut Csr<f64, u64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(i, j)
+    }
+    // An intersection.
+    pub fn mul(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn mul_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) * b(i, j)
+    }
+    // A union of three, by columns.
+    pub fn add3(c: &mut Csc<f64>, a: &Csc<f64>, b: &Csc<f64>, d: &Csc<f64>) {
+        c(i, j) = a(i, j) - 2.0 * b(i, j) + d(i, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn add3_serial(c: &mut Csc<f64>, a: &Csc<f64>, b: &Csc<f64>, d: &Csc<f64>) {
+        c(i, j) = a(i, j) - 2.0 * b(i, j) + d(i, j)
+    }
+    // The old contents are a term.
+    pub fn accumulate(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) += a(i, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn accumulate_serial(c: &mut Csr<f64>, a: &Csr<f64>) {
+        c(i, j) += a(i, j)
+    }
+}
+
+const SHAPES: [[usize; 2]; 5] = [[0, 3], [3, 0], [1, 1], [9, 6], [40, 10]];
+
+#[test]
+fn sums_and_products_assembled_in_two_phases_are_the_serial_ones() {
+    for [m, n] in SHAPES {
+        sweep(|density, seed| {
+            let (ae, be) = (
+                random_entries::<f64>(&[m, n], density, seed),
+                random_entries::<f64>(&[m, n], density, seed + 1),
+            );
+            let (a, b): (Csr<f64>, Csr<f64>) = (build(&[m, n], &ae), build(&[m, n], &be));
+            let (ad, bd) = (
+                DenseT::from_entries(&[m, n], &ae),
+                DenseT::from_entries(&[m, n], &be),
+            );
+            let mut want_add = Csr::<f64, u64>::new(&[m, n]).unwrap();
+            add_serial(&mut want_add, &a, &b).unwrap();
+            assert_close(
+                &want_add.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x + y),
+                0.0,
+                (m, n, seed),
+            );
+            let mut want_mul = Csr::<f64>::new(&[m, n]).unwrap();
+            mul_serial(&mut want_mul, &a, &b).unwrap();
+            assert_close(
+                &want_mul.to_dense(),
+                &elementwise(&ad, &bd, |x, y| x * y),
+                0.0,
+                (m, n, seed),
+            );
+            for min in SPLITS {
+                let case = ([m, n], density, seed, min);
+                // Outputs that held other entries before.
+                let mut c: Csr<f64, u64> = build(&[m, n], &random_entries(&[m, n], 0.5, seed + 2));
+                with_split(min, || add(&mut c, &a, &b)).unwrap();
+                assert_same_output(&c, &want_add, case);
+                let mut c: Csr<f64> = build(&[m, n], &random_entries(&[m, n], 0.5, seed + 3));
+                with_split(min, || mul(&mut c, &a, &b)).unwrap();
+                assert_same_output(&c, &want_mul, case);
+            }
+        });
+    }
+}
+
+#[test]
+fn csc_sums_and_accumulation_in_two_phases() {
+    for [m, n] in SHAPES {
+        sweep(|density, seed| {
+            let es: Vec<_> = (0..3)
+                .map(|k| random_entries::<f64>(&[m, n], density, seed + k))
+                .collect();
+            let [a, b, d]: [Csc<f64>; 3] = std::array::from_fn(|k| build(&[m, n], &es[k]));
+            let dense: Vec<DenseT<f64>> = es
+                .iter()
+                .map(|e| DenseT::from_entries(&[m, n], e))
+                .collect();
+            let mut want = Csc::<f64>::new(&[m, n]).unwrap();
+            add3_serial(&mut want, &a, &b, &d).unwrap();
+            let oracle = elementwise(
+                &elementwise(&dense[0], &dense[1], |x, y| x - 2.0 * y),
+                &dense[2],
+                |x, y| x + y,
+            );
+            assert_close(&want.to_dense(), &oracle, 1e-12, (m, n, seed));
+            let start: Csr<f64> = build(&[m, n], &es[2]);
+            let ar: Csr<f64> = build(&[m, n], &es[0]);
+            let mut want_acc = start.clone();
+            accumulate_serial(&mut want_acc, &ar).unwrap();
+            assert_close(
+                &want_acc.to_dense(),
+                &elementwise(&dense[2], &dense[0], |x, y| x + y),
+                0.0,
+                (m, n, seed),
+            );
+            for min in SPLITS {
+                let case = ([m, n], density, seed, min);
+                let mut c = Csc::<f64>::new(&[m, n]).unwrap();
+                with_split(min, || add3(&mut c, &a, &b, &d)).unwrap();
+                assert_same_output(&c, &want, case);
+                let mut c = start.clone();
+                with_split(min, || accumulate(&mut c, &ar)).unwrap();
+                assert_same_output(&c, &want_acc, case);
+            }
+        });
+    }
+}
+
+/// Enough rows for the default split to make several tasks of each phase, with rows of very
+/// different lengths (the second phase balances by entries).
+#[test]
+fn many_rows_by_default() {
+    let (m, n) = (30_000, 400);
+    let ae: Vec<(Vec<usize>, f64)> = random_entries::<f64>(&[m, n], 0.01, 3)
+        .into_iter()
+        .chain((0..n).map(|j| (vec![7, j], 1.5)))
+        .collect();
+    let ae = dedup_entries(ae);
+    let be = random_entries::<f64>(&[m, n], 0.02, 4);
+    let (a, b): (Csr<f64>, Csr<f64>) = (build(&[m, n], &ae), build(&[m, n], &be));
+    let mut want = Csr::<f64, u64>::new(&[m, n]).unwrap();
+    add_serial(&mut want, &a, &b).unwrap();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut c = Csr::<f64, u64>::new(&[m, n]).unwrap();
+        pool.install(|| add(&mut c, &a, &b)).unwrap();
+        assert!(want.nnz() > m, "{}", want.nnz());
+        assert_same_output(&c, &want, threads);
+    }
+}
+
+/// The entries with the first of each coordinate kept.
+fn dedup_entries(entries: Vec<(Vec<usize>, f64)>) -> Vec<(Vec<usize>, f64)> {
+    let mut seen = std::collections::HashSet::new();
+    entries
+        .into_iter()
+        .filter(|(c, _)| seen.insert(c.clone()))
+        .collect()
+}
