@@ -914,16 +914,35 @@ impl Emitter<'_> {
             // same loop counts each row's entries (the closures' level and values stand in,
             // keeping nothing), then, the output sized by a prefix sum of the counts, writes
             // them into each task's window of it.
-            Split::Counted { rows, level, work } => {
+            // A dense accumulator of the rows is each task's own, a parameter too (a key counter
+            // in the first phase).
+            Split::Counted {
+                rows,
+                level,
+                work,
+                workspace,
+            } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
-                let (count, fill) = (
-                    task(quote!(#lo, #hi, #level, #vals)),
-                    task(quote!(#lo, #hi, #level, #vals)),
-                );
-                quote! {
-                    ::sparse_runtime::__private::parallel_append_counted(
-                        #level, #vals, #rows, #work, #count, #fill,
-                    )?;
+                match workspace {
+                    None => {
+                        let params = quote!(#lo, #hi, #level, #vals);
+                        let (count, fill) = (task(params.clone()), task(params));
+                        quote! {
+                            ::sparse_runtime::__private::parallel_append_counted(
+                                #level, #vals, #rows, #work, #count, #fill,
+                            )?;
+                        }
+                    }
+                    Some(size) => {
+                        let (size, ws) = (e(size), self.local(Local::Workspace));
+                        let params = quote!(#lo, #hi, #level, #vals, #ws);
+                        let (count, fill) = (task(params.clone()), task(params));
+                        quote! {
+                            ::sparse_runtime::__private::parallel_append_counted_accumulated(
+                                #level, #vals, (#rows, #work, #size), #count, #fill,
+                            )?;
+                        }
+                    }
                 }
             }
             // Tasks of consecutive rows of a sparse output being assembled, each into a level

@@ -316,6 +316,9 @@ pub enum Split {
         level: Local,
         /// An estimate of the loop's work (the entries of the inputs it reads).
         work: Expr,
+        /// The size of the dense accumulator the loop sums each row into, if it does
+        /// (Gustavson's SpGEMM): each task gets one of its own, a key counter to count with.
+        workspace: Option<Expr>,
     },
 }
 
@@ -326,7 +329,12 @@ impl Split {
             Split::Rows(n) => vec![n],
             Split::Positions { rows, lo, hi, .. } => vec![rows, lo, hi],
             Split::Segments { rows, .. } => vec![rows],
-            Split::Counted { rows, work, .. } => vec![rows, work],
+            Split::Counted {
+                rows,
+                work,
+                workspace,
+                ..
+            } => [rows, work].into_iter().chain(workspace).collect(),
             Split::Appended {
                 rows, root, work, ..
             } => match root {
@@ -385,10 +393,16 @@ impl Split {
                 root: root.map(|(r, lo, hi)| (r, g(lo), g(hi))),
                 work: g(work),
             },
-            Split::Counted { rows, level, work } => Split::Counted {
+            Split::Counted {
+                rows,
+                level,
+                work,
+                workspace,
+            } => Split::Counted {
                 rows: g(rows),
                 level,
                 work: g(work),
+                workspace: workspace.map(g),
             },
         }
     }
@@ -575,11 +589,23 @@ impl Printer<'_, '_> {
                             "{pad}parallel rows 0..{rows}{by} appending {level} {{"
                         )?;
                     }
-                    Split::Counted { rows, level, .. } => {
+                    Split::Counted {
+                        rows,
+                        level,
+                        workspace,
+                        ..
+                    } => {
                         let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        let each = match workspace {
+                            Some(size) => format!(
+                                ", each task with a DenseAccumulator::new({})",
+                                self.expr(size)
+                            ),
+                            None => String::new(),
+                        };
                         writeln!(
                             self.f,
-                            "{pad}parallel rows 0..{rows} counting, then filling {level} {{"
+                            "{pad}parallel rows 0..{rows} counting, then filling {level}{each} {{"
                         )?;
                     }
                 }

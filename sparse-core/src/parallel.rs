@@ -68,6 +68,7 @@
 use crate::ir::{self, Expr, Local, Op, Split, Stmt};
 use crate::level::LevelFn;
 use crate::notation::{Kernel, TensorId, VarId};
+use crate::workspace::Kind;
 use std::collections::HashSet;
 
 /// The kernel's body with every outer loop over its dense output's first level that can run
@@ -188,6 +189,19 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         .take_while(|s| is_reservation(s, t, level))
         .count();
     let at = a + 1 + prelude;
+    // A dense accumulator the rows share (Gustavson's SpGEMM): each task gets its own.
+    let workspace = match body.get(at) {
+        Some(Stmt::Let(Local::Workspace, true, Expr::Try(new))) => match &**new {
+            Expr::NewWorkspace(Kind::Dense, size) => Some((**size).clone()),
+            _ => return body,
+        },
+        _ => None,
+    };
+    let at = at + usize::from(workspace.is_some());
+    let writes = match workspace {
+        Some(_) => Writes::Accumulated,
+        None => Writes::Appended,
+    };
     // The loop over the rows: `for i in 0..dim_i`, or over the positions of a root level
     // whose coordinates are the rows (after the `let` of its bounds).
     let root_loop = RootLoop {
@@ -197,13 +211,12 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     };
     let (root, loop_at) = match (body.get(at), body.get(at + 1)) {
         (Some(Stmt::For(var, lo, hi, loop_body)), _)
-            if row_loop(*var, lo, hi, v)
-                && independent_with(loop_body, t, *var, *var, Writes::Appended) =>
+            if row_loop(*var, lo, hi, v) && independent_with(loop_body, t, *var, *var, writes) =>
         {
             (None, at)
         }
         (Some(Stmt::LetPair(Some(p), Some(end), false, bounds)), Some(next)) => {
-            match root_loop.level(bounds, *p, *end, next, Writes::Appended) {
+            match root_loop.level(bounds, *p, *end, next, writes) {
                 Some(r) => (Some((r, ir::var(*p), ir::var(*end))), at + 1),
                 None => return body,
             }
@@ -219,8 +232,11 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some(Stmt::For(var, _, _, loop_body)) = body.get(loop_at).cloned() else {
         unreachable!("matched above")
     };
+    // Two phases run the loop twice: only where it merges or copies (a sum below the output's
+    // last level is assembled apart instead), over the rows; a loop that accumulates into
+    // the workspace only in two phases (its first counts keys).
     let computes = computes_entries(&loop_body, t);
-    if !computes && root.is_some() {
+    if !computes && root.is_some() || workspace.is_some() && (computes || root.is_some()) {
         return body;
     }
     let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
@@ -231,7 +247,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     };
     if !computes {
         let task = append_task(&names, level, v, &[], var, loop_body, false);
-        body.insert(a, counted(kernel, t, level, v, task, region));
+        body.insert(a, counted(kernel, t, (level, v, workspace), task, region));
         return body;
     }
     let positions = root.is_some();
@@ -262,18 +278,23 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
 /// each by a sum: assembled in two phases, counting and then filling in place
 /// ([`Split::Counted`]), where the runtime splits it (`parallel_splits_counted`: more than
 /// one thread, enough rows); the serial assembly `region` otherwise, as it was.
+/// A dense accumulator of the rows (`workspace`, its size) becomes each task's own.
 fn counted(
     kernel: &Kernel,
     t: TensorId,
-    level: Local,
-    v: VarId,
+    (level, v, workspace): (Local, VarId, Option<Expr>),
     task: Vec<Stmt>,
     region: Vec<Stmt>,
 ) -> Stmt {
     let work = work_of(kernel, t, &task);
     let rows = ir::var(Local::Dim(v));
     let splits = Expr::Runtime("parallel_splits_counted", vec![rows.clone(), work.clone()]);
-    let split = Split::Counted { rows, level, work };
+    let split = Split::Counted {
+        rows,
+        level,
+        work,
+        workspace,
+    };
     Stmt::If(splits, vec![Stmt::Rows(t, split, task)], region)
 }
 
@@ -627,8 +648,12 @@ enum Writes {
     /// Only through the compute-only counter: `stored = store_next(vals, stored, v)?`.
     Stored,
     /// Only by appending to its last level and values (`append_coord`, `append_coords`,
-    /// `append_edges` with the row as parent position, `vals.push`), into the task's own.
+    /// `append_edges` with the row as parent position, `vals.push`, `vals.extend`), into the
+    /// task's own.
     Appended,
+    /// As [`Writes::Appended`], through a dense accumulator of the task's own: adding to it,
+    /// sorting, reading its keys and values (all of them), clearing it.
+    Accumulated,
 }
 
 /// Whether an iteration of a loop binding `var` writes only its row of output `t` and
@@ -707,7 +732,7 @@ impl Scope {
             Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
             Stmt::Block(_, b) => block_ok(b),
             Stmt::Exit(_) => true,
-            Stmt::Expr(e) if self.writes == Writes::Appended => self.appends(e),
+            Stmt::Expr(e) if self.appending() => self.appends(e) || self.accumulates(e),
             // An effect (an assembly or scratch call), or a nested parallel loop.
             Stmt::Expr(_) | Stmt::Rows(..) => false,
         }
@@ -738,7 +763,24 @@ impl Scope {
                 args.first().is_some_and(|p| is_var(p, self.row))
                     && args.iter().all(|a| self.expr_ok(a))
             }
-            Expr::Call(r, "push", args) if is_vals(r, self.t) => {
+            Expr::Call(r, "push" | "extend", args) if is_vals(r, self.t) => {
+                args.iter().all(|a| self.expr_ok(a))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the loop appends, into a level and values of the task's own.
+    fn appending(&self) -> bool {
+        matches!(self.writes, Writes::Appended | Writes::Accumulated)
+    }
+
+    /// Whether `e` adds to, sorts or clears the task's accumulator ([`Writes::Accumulated`]).
+    fn accumulates(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Call(r, "add_unchecked" | "sort" | "clear", args)
+                if self.writes == Writes::Accumulated && is_var(r, Local::Workspace) =>
+            {
                 args.iter().all(|a| self.expr_ok(a))
             }
             _ => false,
@@ -754,8 +796,14 @@ impl Scope {
     /// and the output's values by index where they may be.
     fn expr_ok(&self, e: &Expr) -> bool {
         let ok = |e: &Expr| self.expr_ok(e);
-        let apart = self.writes == Writes::Appended;
+        let apart = self.appending();
         match e {
+            // All the keys or values of the task's accumulator, or their count.
+            Expr::Call(r, "keys" | "values" | "len" | "is_empty", args)
+                if self.writes == Writes::Accumulated && is_var(r, Local::Workspace) =>
+            {
+                args.is_empty()
+            }
             // The output's first level, while its rows are assembled apart.
             Expr::Var(Local::Level(u, 0)) if *u == self.t && apart => false,
             // Its last level, only for the task's own `len()`, a segment's bound.

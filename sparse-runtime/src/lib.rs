@@ -452,6 +452,7 @@ pub mod __private {
     pub use crate::error::fill_mismatch;
     pub use crate::parallel::append as parallel_append;
     pub use crate::parallel::append_counted as parallel_append_counted;
+    pub use crate::parallel::append_counted_accumulated as parallel_append_counted_accumulated;
     pub use crate::parallel::append_positions as parallel_append_positions;
     pub use crate::parallel::positions as parallel_positions;
     pub use crate::parallel::rows as parallel_rows;

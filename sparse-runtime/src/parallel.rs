@@ -20,7 +20,10 @@ use std::cell::Cell;
 
 mod counted;
 #[doc(hidden)]
-pub use counted::{append_counted, CountRows, Discard, FillRows, FillValues};
+pub use counted::{
+    append_counted, append_counted_accumulated, CountRows, Discard, FillRows, FillValues,
+    KeyCounter,
+};
 
 /// The fewest output components a parallel task computes: below that, a task's work is
 /// comparable to the cost of handing it to another thread (a few microseconds).

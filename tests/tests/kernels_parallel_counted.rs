@@ -1,6 +1,7 @@
 //! Sparse outputs whose first level is dense and whose second appends segments (CSR, CSC),
 //! assembled by a loop that merges or copies its operands' entries (a sparse sum, an
-//! elementwise product, a scaled copy), are assembled in parallel in two phases
+//! elementwise product, a scaled copy) or through a dense accumulator per row (Gustavson's
+//! SpGEMM), are assembled in parallel in two phases
 //! (`parallel_append_counted`): the tasks count each row's entries, a prefix sum sizes the
 //! output, and the tasks write their rows into place. Split at every row, at every few, and
 //! by default, the output equals the serial kernel's (pattern and values bit for bit) and
@@ -35,6 +36,21 @@ sparse_kernel! {
     #[schedule(parallel(never))]
     pub fn add3_serial(c: &mut Csc<f64>, a: &Csc<f64>, b: &Csc<f64>, d: &Csc<f64>) {
         c(i, j) = a(i, j) - 2.0 * b(i, j) + d(i, j)
+    }
+    // Gustavson's SpGEMM, each task with an accumulator of its own.
+    pub fn spgemm(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn spgemm_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, k) * b(k, j)
+    }
+    pub fn spgemm_add(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) += a(i, k) * b(k, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn spgemm_add_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) += a(i, k) * b(k, j)
     }
     // The old contents are a term.
     pub fn accumulate(c: &mut Csr<f64>, a: &Csr<f64>) {
@@ -134,6 +150,45 @@ fn csc_sums_and_accumulation_in_two_phases() {
     }
 }
 
+#[test]
+fn spgemm_in_two_phases_with_an_accumulator_per_task() {
+    for [m, n, r] in [
+        [0, 3, 2],
+        [3, 0, 2],
+        [2, 3, 0],
+        [1, 1, 1],
+        [9, 6, 7],
+        [40, 10, 30],
+    ] {
+        sweep(|density, seed| {
+            let (ae, be) = (
+                random_entries::<f64>(&[m, n], density, seed),
+                random_entries::<f64>(&[n, r], density, seed + 1),
+            );
+            let (a, b): (Csr<f64>, Csr<f64>) = (build(&[m, n], &ae), build(&[n, r], &be));
+            let mut want = Csr::<f64>::new(&[m, r]).unwrap();
+            spgemm_serial(&mut want, &a, &b).unwrap();
+            let product = matmul(
+                &DenseT::from_entries(&[m, n], &ae),
+                &DenseT::from_entries(&[n, r], &be),
+            );
+            assert_close(&want.to_dense(), &product, 1e-12, (m, n, r, seed));
+            let start: Csr<f64> = build(&[m, r], &random_entries(&[m, r], density, seed + 2));
+            let mut want_add = start.clone();
+            spgemm_add_serial(&mut want_add, &a, &b).unwrap();
+            for min in SPLITS {
+                let case = ([m, n, r], density, seed, min);
+                let mut c: Csr<f64> = build(&[m, r], &random_entries(&[m, r], 0.5, seed + 3));
+                with_split(min, || spgemm(&mut c, &a, &b)).unwrap();
+                assert_same_output(&c, &want, case);
+                let mut c = start.clone();
+                with_split(min, || spgemm_add(&mut c, &a, &b)).unwrap();
+                assert_same_output(&c, &want_add, case);
+            }
+        });
+    }
+}
+
 /// Enough rows for the default split to make several tasks of each phase, with rows of very
 /// different lengths (the second phase balances by entries).
 #[test]
@@ -148,6 +203,9 @@ fn many_rows_by_default() {
     let (a, b): (Csr<f64>, Csr<f64>) = (build(&[m, n], &ae), build(&[m, n], &be));
     let mut want = Csr::<f64, u64>::new(&[m, n]).unwrap();
     add_serial(&mut want, &a, &b).unwrap();
+    let bt: Csr<f64> = build(&[n, 50], &random_entries(&[n, 50], 0.05, 5));
+    let mut want_product = Csr::<f64>::new(&[m, 50]).unwrap();
+    spgemm_serial(&mut want_product, &a, &bt).unwrap();
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -157,6 +215,9 @@ fn many_rows_by_default() {
         pool.install(|| add(&mut c, &a, &b)).unwrap();
         assert!(want.nnz() > m, "{}", want.nnz());
         assert_same_output(&c, &want, threads);
+        let mut c = Csr::<f64>::new(&[m, 50]).unwrap();
+        pool.install(|| spgemm(&mut c, &a, &bt)).unwrap();
+        assert_same_output(&c, &want_product, threads);
     }
 }
 

@@ -19,9 +19,11 @@
 
 use super::AppendRows;
 use crate::index::{fits, Index};
+use crate::workspace::DenseAccumulator;
 use crate::{alloc, Error, Value};
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
+use std::sync::Mutex;
 
 /// The segments a task's loop records with `append_edges`: parents in increasing order, each
 /// segment starting where the previous one ended. Both phases check the same rules as
@@ -132,6 +134,87 @@ impl<V> Discard<V> {
     /// Drops `v`.
     #[inline]
     pub fn push(&mut self, _v: V) {}
+
+    /// Drops `values`.
+    #[inline]
+    pub fn extend(&mut self, _values: impl IntoIterator<Item = V>) {}
+}
+
+/// The first phase's stand-in for a dense accumulator (a workspace of keys `0..size`, as
+/// Gustavson's SpGEMM keeps for a row): counts the distinct keys added since the last
+/// `clear`, keeping no value. A key is marked with the number of the current row (a
+/// generation), so clearing is one increment.
+#[doc(hidden)]
+pub struct KeyCounter {
+    marks: Vec<u32>,
+    generation: u32,
+    len: usize,
+}
+
+impl KeyCounter {
+    /// A counter for keys `0..size`, or `Err` if its marks cannot be allocated.
+    pub fn new(size: usize) -> Result<Self, Error> {
+        Ok(Self {
+            marks: alloc::filled(size, 0, "the marks of a key counter")?,
+            generation: 1,
+            len: 0,
+        })
+    }
+
+    /// Counts `key` if it was not added since the last `clear`; drops the value.
+    ///
+    /// # Safety
+    ///
+    /// `key` is below the counter's size (as for `DenseAccumulator::add_unchecked`).
+    #[inline]
+    pub unsafe fn add_unchecked<V>(&mut self, key: usize, _v: V) {
+        debug_assert!(key < self.marks.len());
+        // SAFETY: the caller guarantees key < size == marks.len().
+        let mark = unsafe { self.marks.get_unchecked_mut(key) };
+        self.len += usize::from(*mark != self.generation);
+        *mark = self.generation;
+    }
+
+    /// The number of distinct keys added (nothing to sort: only the count is kept).
+    #[inline]
+    pub fn sort(&mut self) -> usize {
+        self.len
+    }
+
+    /// The number of distinct keys added since the last `clear`.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no key was added since the last `clear`.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// As many keys as were added (their count is all the first phase needs).
+    #[inline]
+    pub fn keys(&self) -> std::ops::Range<usize> {
+        0..self.len
+    }
+
+    /// No values: the first phase drops them.
+    #[inline]
+    pub fn values<V>(&self) -> std::iter::Empty<V> {
+        std::iter::empty()
+    }
+
+    /// Forgets the added keys: a new generation (all marks reset when it wraps).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+    }
 }
 
 /// The second phase's stand-in for the output's last level: writes a task's coordinates into
@@ -170,9 +253,23 @@ impl<'a, I: Index> FillRows<'a, I> {
         self.len += 1;
     }
 
-    /// Writes every coordinate of `coords`, as [`Self::append_coord`] does.
+    /// Writes every coordinate of `coords`, as [`Self::append_coord`] does: into the rest of
+    /// the window in one loop, any past its end only counted.
     #[inline]
     pub fn append_coords(&mut self, coords: impl ExactSizeIterator<Item = usize>) {
+        let mut coords = coords;
+        let start = self.len.min(self.crd.len());
+        let size = self.size;
+        let written = self.crd[start..]
+            .iter_mut()
+            .zip(&mut coords)
+            .map(|(slot, i)| {
+                debug_assert!(i < size, "coordinate {i} >= size {size}");
+                slot.write(I::from_usize_unchecked(i));
+            })
+            .count();
+        self.len += written;
+        // The window is full: what is left is counted, not written (the task fails).
         for i in coords {
             self.append_coord(i);
         }
@@ -201,9 +298,10 @@ impl<'a, I: Index> FillRows<'a, I> {
         }
     }
 
-    /// Whether every place of the window was written, once: the places are written in
-    /// order, one per coordinate appended, and exactly the window's length were appended.
-    /// With the segments as counted.
+    /// Whether every place of the window was written, once: `len` grows by one per place
+    /// written, in order, and only past the window's end without a write, so every place
+    /// below `len` (and the window's length) was written; exactly the window's length were
+    /// appended, with the segments as counted.
     fn complete(&self) -> bool {
         self.len == self.crd.len() && self.edges.covers(self.len)
     }
@@ -225,6 +323,25 @@ impl<V> FillValues<'_, V> {
             slot.write(v);
         }
         self.len += 1;
+    }
+
+    /// Writes every value of `values`, as [`Self::push`] does: into the rest of the window in
+    /// one loop, any past its end only counted.
+    #[inline]
+    pub fn extend(&mut self, values: impl IntoIterator<Item = V>) {
+        let mut values = values.into_iter();
+        let start = self.len.min(self.vals.len());
+        let written = self.vals[start..]
+            .iter_mut()
+            .zip(&mut values)
+            .map(|(slot, v)| {
+                slot.write(v);
+            })
+            .count();
+        self.len += written;
+        for v in values {
+            self.push(v);
+        }
     }
 
     /// Whether every place of the window was written, once (in order, one per push).
@@ -258,63 +375,187 @@ where
         + Sync
         + Send,
 {
-    let (mut pos, mut crd) = level.take_arrays();
-    let (bounds, counts) = count_rows(rows, work, count)?;
-    prefix_sum(&mut pos, &bounds, &counts)?;
-    let total = pos[rows].to_usize();
-    crd.clear();
-    alloc::reserve(&mut crd, total, "appended coordinates")?;
-    vals.clear();
-    alloc::reserve(vals, total, "appended values")?;
-    let bounds = fill_bounds(rows, &pos);
-    let mut tasks = Vec::with_capacity(bounds.len().saturating_sub(1));
-    let (mut crd_rest, mut vals_rest) = (
-        &mut crd.spare_capacity_mut()[..total],
-        &mut vals.spare_capacity_mut()[..total],
-    );
-    for w in bounds.windows(2) {
-        let ends = &pos[w[0]..=w[1]];
-        let n = ends[ends.len() - 1].to_usize() - ends[0].to_usize();
-        let (c, c_rest) = crd_rest.split_at_mut(n);
-        let (v, v_rest) = vals_rest.split_at_mut(n);
-        (crd_rest, vals_rest) = (c_rest, v_rest);
-        let rows = FillRows {
-            crd: c,
-            ends,
-            size: level.size(),
-            len: 0,
-            edges: Edges::default(),
-        };
-        tasks.push((w[0], w[1], rows, FillValues { vals: v, len: 0 }));
-    }
-    let run = |(lo, hi, mut rows, mut values): (
-        usize,
-        usize,
-        FillRows<'_, L::Coord>,
-        FillValues<'_, V>,
-    )| {
-        fill(lo, hi, &mut rows, &mut values)?;
-        match rows.complete() && values.complete() {
-            true => Ok(()),
-            false => Err(defect("filled rows")),
-        }
+    let phases = Phases {
+        count: |lo, hi, l: &mut CountRows<'_>, v: &mut Discard<V>, _: &mut ()| count(lo, hi, l, v),
+        fill: |lo, hi, l: &mut FillRows<'_, L::Coord>, v: &mut FillValues<'_, V>, _: &mut ()| {
+            fill(lo, hi, l, v)
+        },
+        counters: Pool::new(|| Ok(())),
+        accumulators: Pool::new(|| Ok(())),
     };
-    #[cfg(feature = "parallel")]
+    phases.run(level, vals, rows, work)
+}
+
+/// [`append_counted`] for a loop that sums each row into a dense accumulator of keys
+/// `0..size` before appending it (Gustavson's SpGEMM): the first phase's tasks count the
+/// distinct keys of each row with a [`KeyCounter`], the second's accumulate with a
+/// `DenseAccumulator`; each task takes one from a pool (at most one per task running at
+/// once, reused by the next: allocating one per task cost more than the rows it serves).
+#[doc(hidden)]
+pub fn append_counted_accumulated<L, V, C, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    (rows, work, size): (usize, usize, usize),
+    count: C,
+    fill: F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    C: Fn(usize, usize, &mut CountRows<'_>, &mut Discard<V>, &mut KeyCounter) -> Result<(), Error>
+        + Sync
+        + Send,
+    F: Fn(
+            usize,
+            usize,
+            &mut FillRows<'_, L::Coord>,
+            &mut FillValues<'_, V>,
+            &mut DenseAccumulator<V>,
+        ) -> Result<(), Error>
+        + Sync
+        + Send,
+{
+    let phases = Phases {
+        count,
+        fill,
+        counters: Pool::new(|| KeyCounter::new(size)),
+        accumulators: Pool::new(|| DenseAccumulator::new(size)),
+    };
+    phases.run(level, vals, rows, work)
+}
+
+/// The two phases of a loop: `count` and `fill` as the generated code passes them, each task
+/// also given a workspace of its own from `counters` or `accumulators` (`()` where the loop
+/// has none).
+struct Phases<C, F, WC, WF> {
+    count: C,
+    fill: F,
+    counters: WC,
+    accumulators: WF,
+}
+
+impl<C, F, NC, NF, KC, KF> Phases<C, F, Pool<KC, NC>, Pool<KF, NF>>
+where
+    KC: Send,
+    KF: Send,
+    NC: Fn() -> Result<KC, Error> + Sync,
+    NF: Fn() -> Result<KF, Error> + Sync,
+{
+    fn run<L, V>(
+        self,
+        level: &mut L,
+        vals: &mut Vec<V>,
+        rows: usize,
+        work: usize,
+    ) -> Result<(), Error>
+    where
+        L: AppendRows,
+        V: Value,
+        C: Fn(usize, usize, &mut CountRows<'_>, &mut Discard<V>, &mut KC) -> Result<(), Error>
+            + Sync
+            + Send,
+        F: Fn(
+                usize,
+                usize,
+                &mut FillRows<'_, L::Coord>,
+                &mut FillValues<'_, V>,
+                &mut KF,
+            ) -> Result<(), Error>
+            + Sync
+            + Send,
     {
-        use rayon::prelude::*;
-        tasks.into_par_iter().try_for_each(run)?;
+        let (mut pos, mut crd) = level.take_arrays();
+        let count = |lo, hi, l: &mut CountRows<'_>, v: &mut Discard<V>| {
+            self.counters.with(|w| (self.count)(lo, hi, l, v, w))
+        };
+        let (bounds, counts) = count_rows(rows, work, count)?;
+        prefix_sum(&mut pos, &bounds, &counts)?;
+        let total = pos[rows].to_usize();
+        crd.clear();
+        alloc::reserve(&mut crd, total, "appended coordinates")?;
+        vals.clear();
+        alloc::reserve(vals, total, "appended values")?;
+        let bounds = fill_bounds(rows, &pos);
+        let mut tasks = Vec::with_capacity(bounds.len().saturating_sub(1));
+        let (mut crd_rest, mut vals_rest) = (
+            &mut crd.spare_capacity_mut()[..total],
+            &mut vals.spare_capacity_mut()[..total],
+        );
+        for w in bounds.windows(2) {
+            let ends = &pos[w[0]..=w[1]];
+            let n = ends[ends.len() - 1].to_usize() - ends[0].to_usize();
+            let (c, c_rest) = crd_rest.split_at_mut(n);
+            let (v, v_rest) = vals_rest.split_at_mut(n);
+            (crd_rest, vals_rest) = (c_rest, v_rest);
+            let rows = FillRows {
+                crd: c,
+                ends,
+                size: level.size(),
+                len: 0,
+                edges: Edges::default(),
+            };
+            tasks.push((w[0], w[1], rows, FillValues { vals: v, len: 0 }));
+        }
+        let run = |(lo, hi, mut rows, mut values): (
+            usize,
+            usize,
+            FillRows<'_, L::Coord>,
+            FillValues<'_, V>,
+        )| {
+            self.accumulators
+                .with(|w| (self.fill)(lo, hi, &mut rows, &mut values, w))?;
+            match rows.complete() && values.complete() {
+                true => Ok(()),
+                false => Err(defect("filled rows")),
+            }
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            tasks.into_par_iter().try_for_each(run)?;
+        }
+        #[cfg(not(feature = "parallel"))]
+        tasks.into_iter().try_for_each(run)?;
+        // SAFETY: the tasks' windows tile the first `total` places of both spare capacities
+        // (split consecutively at `pos` of the task boundaries, from `pos[0] == 0` to
+        // `pos[rows] == total`), and every task completed: it wrote each place of its
+        // windows, in order (`FillRows::complete`, `FillValues::complete`).
+        unsafe {
+            crd.set_len(total);
+            vals.set_len(total);
+        }
+        level.set_arrays(pos, crd)
     }
-    #[cfg(not(feature = "parallel"))]
-    tasks.into_iter().try_for_each(run)?;
-    // SAFETY: the tasks' windows tile the first `total` places of both spare capacities
-    // (split consecutively at `pos` of the task boundaries, from `pos[0] == 0` to
-    // `pos[rows] == total`), and every task completed: it wrote each place of its windows,
-    // in order (`FillRows::complete`, `FillValues::complete`).
-    unsafe {
-        crd.set_len(total);
-        vals.set_len(total);
+}
+
+/// Workspaces for tasks: one is taken for a task and given back after it, so there are at
+/// most as many as tasks run at once; `new` makes one where none is free. A task that fails
+/// drops its workspace (it may hold a row's keys).
+struct Pool<W, N> {
+    free: Mutex<Vec<W>>,
+    new: N,
+}
+
+impl<W, N: Fn() -> Result<W, Error>> Pool<W, N> {
+    fn new(new: N) -> Self {
+        Self {
+            free: Mutex::new(Vec::new()),
+            new,
+        }
     }
-    level.set_arrays(pos, crd)
+
+    fn with<R>(&self, task: impl FnOnce(&mut W) -> Result<R, Error>) -> Result<R, Error> {
+        let free = self.free.lock().ok().and_then(|mut free| free.pop());
+        let mut w = match free {
+            Some(w) => w,
+            None => (self.new)()?,
+        };
+        let r = task(&mut w)?;
+        if let Ok(mut free) = self.free.lock() {
+            free.push(w);
+        }
+        Ok(r)
+    }
 }
 
 /// The first phase: each row's entries, counted by `count` in tasks of consecutive rows. The
@@ -531,6 +772,29 @@ mod tests {
             )
         });
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn a_key_counter_counts_distinct_keys_per_row() {
+        let mut k = KeyCounter::new(10).unwrap();
+        for round in 0..3 {
+            for key in [3, 7, 3, 0, 9, 7] {
+                // SAFETY: every key is below the size, 10.
+                unsafe { k.add_unchecked(key, 1.0) };
+            }
+            assert_eq!((k.sort(), k.keys().len(), k.len()), (4, 4, 4), "{round}");
+            assert_eq!(k.values::<f64>().count(), 0);
+            k.clear();
+            assert!(k.is_empty());
+        }
+        // Past the last generation, the marks start again from zero.
+        k.generation = u32::MAX;
+        // SAFETY: below the size.
+        unsafe { k.add_unchecked(5, 0u8) };
+        k.clear();
+        // SAFETY: below the size.
+        unsafe { k.add_unchecked(5, 0u8) };
+        assert_eq!(k.len(), 1);
     }
 
     #[test]
