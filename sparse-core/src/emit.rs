@@ -945,41 +945,29 @@ impl Emitter<'_> {
                     }
                 }
             }
-            // Tasks of consecutive rows of a sparse output being assembled, each into a level
-            // and values of its own (the closure's, shadowing the output's), concatenated by
-            // the runtime in row order; over the rows, or over the positions of a root level
-            // as `Split::Positions` splits them.
+            // Tasks of consecutive positions of a root level (split as `Split::Positions`
+            // splits them) assembling a sparse output, each into a level and values of its own
+            // (the closure's, shadowing the output's), concatenated by the runtime in row
+            // order.
             Split::Appended {
                 rows,
                 level,
-                root,
+                root: (root, first, end),
                 work,
             } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
-                match root {
-                    None => {
-                        let task = task(quote!(#lo, #hi, #level, #vals));
-                        quote! {
-                            ::sparse_runtime::__private::parallel_append(
-                                #level, #vals, #rows, #work, #task,
-                            )?;
-                        }
-                    }
-                    Some((root, first, end)) => {
-                        let (first, end, root) = (e(first), e(end), self.local(*root));
-                        let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
-                        quote! {
-                            ::sparse_runtime::__private::parallel_append_positions(
-                                #level,
-                                #vals,
-                                #rows,
-                                (#first, #end),
-                                #work,
-                                |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
-                                #task,
-                            )?;
-                        }
-                    }
+                let (first, end, root) = (e(first), e(end), self.local(*root));
+                let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
+                quote! {
+                    ::sparse_runtime::__private::parallel_append_positions(
+                        #level,
+                        #vals,
+                        #rows,
+                        (#first, #end),
+                        #work,
+                        |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                        #task,
+                    )?;
                 }
             }
         }

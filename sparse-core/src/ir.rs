@@ -290,18 +290,18 @@ pub enum Split {
         /// The output's second level.
         level: Local,
     },
-    /// The rows `0..rows` of a loop that append-assembles a sparse output whose first level
-    /// is dense: each task assembles its rows into a `level` and values of its own (parent
-    /// positions from 0), which the runtime concatenates in row order.
+    /// The rows `0..rows` of a loop over the positions of a root that append-assembles a
+    /// sparse output whose first level is dense: each task assembles its rows into a `level`
+    /// and values of its own (parent positions from 0), which the runtime concatenates in row
+    /// order.
     Appended {
         /// The number of the output's rows.
         rows: Expr,
         /// The output's second level, which appends segments.
         level: Local,
-        /// Where the loop runs over the positions `lo..hi` of an input's ordered root level
-        /// whose coordinates are the rows: that level, `lo` and `hi` (split as
-        /// [`Split::Positions`] is).
-        root: Option<(Local, Expr, Expr)>,
+        /// The input's ordered root level whose coordinates are the rows, and the positions
+        /// `lo..hi` the loop runs over (split as [`Split::Positions`] splits them).
+        root: (Local, Expr, Expr),
         /// An estimate of the loop's work (the entries of the inputs it reads), to size the
         /// tasks.
         work: Expr,
@@ -336,11 +336,11 @@ impl Split {
                 ..
             } => [rows, work].into_iter().chain(workspace).collect(),
             Split::Appended {
-                rows, root, work, ..
-            } => match root {
-                Some((_, lo, hi)) => vec![rows, lo, hi, work],
-                None => vec![rows, work],
-            },
+                rows,
+                root: (_, lo, hi),
+                work,
+                ..
+            } => vec![rows, lo, hi, work],
         }
     }
 
@@ -354,8 +354,7 @@ impl Split {
             f(*level);
         }
         if let Split::Appended {
-            root: Some((root, _, _)),
-            ..
+            root: (root, _, _), ..
         } = self
         {
             f(*root);
@@ -390,7 +389,7 @@ impl Split {
             } => Split::Appended {
                 rows: g(rows),
                 level,
-                root: root.map(|(r, lo, hi)| (r, g(lo), g(hi))),
+                root: (root.0, g(root.1), g(root.2)),
                 work: g(work),
             },
             Split::Counted {
@@ -572,21 +571,16 @@ impl Printer<'_, '_> {
                         )?;
                     }
                     Split::Appended {
-                        rows, level, root, ..
+                        rows,
+                        level,
+                        root: (r, lo, hi),
+                        ..
                     } => {
                         let (rows, level) = (self.expr(rows), self.name(Some(level)));
-                        let by = match root {
-                            Some((r, lo, hi)) => format!(
-                                " by positions {}..{} of {}",
-                                self.expr(lo),
-                                self.expr(hi),
-                                self.name(Some(r))
-                            ),
-                            None => String::new(),
-                        };
+                        let (lo, hi, r) = (self.expr(lo), self.expr(hi), self.name(Some(r)));
                         writeln!(
                             self.f,
-                            "{pad}parallel rows 0..{rows}{by} appending {level} {{"
+                            "{pad}parallel rows 0..{rows} by positions {lo}..{hi} of {r} appending {level} {{"
                         )?;
                     }
                     Split::Counted {

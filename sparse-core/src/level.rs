@@ -111,9 +111,10 @@ pub enum LevelFn {
     /// block is cut by the end of the dimension). Checked once per call: when it holds for
     /// every such level, the kernel runs a version of its loop nest without per-segment tests.
     Uncut,
-    /// The runtime's `parallel::AppendRows`: append assembly split by parents, each range of
-    /// parents assembled into a level of its own and the levels concatenated in order. Not a
-    /// method: the capability to assemble a sparse output's rows in parallel.
+    /// The runtime's `parallel::AppendRows`: append assembly split by parents, in two phases
+    /// (each range of parents counted, then filled into its window of the level's arrays) or
+    /// each range assembled into a level of its own and the levels concatenated in order. Not
+    /// a method: the capability to assemble a sparse output's rows in parallel.
     AppendRows,
 }
 
@@ -240,7 +241,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         func(LevelFn::AppendEdges, "append_edges"),
         func(LevelFn::AppendFinalize, "append_finalize"),
         func(LevelFn::Len, "len"),
-        func(LevelFn::AppendRows, "parallel_append"),
+        func(LevelFn::AppendRows, "parallel_append_counted"),
     ],
 };
 

@@ -48,22 +48,24 @@
 //! assign the counter, only through `store_next`, and must not index the output's values.
 //!
 //! **Assembling a sparse output** ([`appended`]). Where the output is assembled by appending
-//! (a dense first level, a `Compressed` second), the rows are assembled apart: each task
-//! appends its rows, as parents from 0, to a level and values of its own, and the runtime
-//! concatenates them in row order, shifting each task's `pos` by the entries before it. A
-//! row's appends are the serial loop's, in the same order, so the output is the serial one.
-//! Each entry is written twice (into the task's arrays, then into place), so only a loop that
-//! computes its entries by a sum below the output's last level is split this way.
+//! (a dense first level, a `Compressed` second), a loop over the rows runs in two phases
+//! ([`Split::Counted`]), in tasks of rows: the runtime's `parallel_append_counted` hands the
+//! task body a level that only counts each row's coordinates and values it drops (the
+//! values' arithmetic, sums included, is dead code there), sums the counts into the
+//! output's `pos`, allocates the coordinates and values once, and hands the body a level and
+//! values that write each task's rows into its window of them. A dense accumulator the rows
+//! share (Gustavson's SpGEMM) becomes each task's own: a key counter in the first phase. The
+//! loop is deterministic over immutable inputs, so both runs append the same coordinates per
+//! row; the runtime checks it anyway (a disagreement is an `Err`). The serial assembly stays
+//! in an `else` branch, for one thread and small outputs. A row's appends are the serial
+//! loop's, in the same order, so the output is the serial one.
 //!
-//! **Two-phase assembly** ([`Split::Counted`]). A loop over the rows that merges or copies its
-//! operands' entries (a sparse sum, an elementwise product) does too little per entry for the
-//! copy to pay. It runs twice instead, in tasks of rows: the runtime's
-//! `parallel_append_counted` hands the same task body a level that only counts each row's
-//! coordinates and values it drops, sums the counts into the output's `pos`, allocates the
-//! coordinates and values once, and hands the body a level and values that write each task's
-//! rows into its window of them. The loop is deterministic over immutable inputs, so both
-//! runs append the same coordinates per row; the runtime checks it anyway (a disagreement is
-//! an `Err`). The serial assembly stays in an `else` branch, for one thread and small outputs.
+//! A loop over the positions of a root (TTV on a `Csf3`) is assembled apart instead
+//! ([`Split::Appended`]): each task appends its rows, as parents from 0, to a level and
+//! values of its own, and the runtime concatenates them in row order, shifting each task's
+//! `pos` by the entries before it. Each entry is written twice (into the task's arrays, then
+//! into place), so only a loop that computes its entries by a sum below the output's last
+//! level is split this way.
 
 use crate::ir::{self, Expr, Local, Op, Split, Stmt};
 use crate::level::LevelFn;
@@ -147,12 +149,14 @@ fn is_count_check(s: &Stmt) -> bool {
 
 /// A body that append-assembles its sparse output, whose first level is dense and whose
 /// second, last, level appends segments and can be split by parents
-/// ([`LevelFn::AppendRows`]), with its loop over the
-/// output's rows made a [`Stmt::Rows`] over [`Split::Appended`]: `append_init(dim_i)`, the
-/// values cleared and reserved, `for i in 0..dim_i { .. }`, `append_finalize(dim_i)?` become
-/// one task per range of rows that assembles them as parents `0..row_hi - row_lo` into a
-/// level and values of its own, which the runtime concatenates in row order (see the module
-/// documentation). The reservations stay, for a task that has all the rows (serial).
+/// ([`LevelFn::AppendRows`]): `append_init(dim_i)`, the values cleared and reserved (and a
+/// dense accumulator made), `for i in 0..dim_i { .. }`, `append_finalize(dim_i)?`. The loop
+/// becomes a task over rows `row_lo..row_hi`, assembling them as parents
+/// `0..row_hi - row_lo`, run in two phases ([`Split::Counted`], the serial region kept for
+/// when the runtime does not split). Over a root's positions instead, each task assembles
+/// into a level and values of its own, which the runtime concatenates in row order
+/// ([`Split::Appended`]; the reservations stay, for a task that has all the rows). See the
+/// module documentation.
 pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some((t, v)) = appended_output(kernel) else {
         return body;
@@ -232,11 +236,10 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some(Stmt::For(var, _, _, loop_body)) = body.get(loop_at).cloned() else {
         unreachable!("matched above")
     };
-    // Two phases run the loop twice: only where it merges or copies (a sum below the output's
-    // last level is assembled apart instead), over the rows; a loop that accumulates into
-    // the workspace only in two phases (its first counts keys).
-    let computes = computes_entries(&loop_body, t);
-    if !computes && root.is_some() || workspace.is_some() && (computes || root.is_some()) {
+    // Over a root's positions, only a loop that sums each entry is assembled apart (a copy
+    // of its entries costs less than the sums); with an accumulator, or over the rows, every
+    // loop runs in two phases.
+    if root.is_some() && (workspace.is_some() || !computes_entries(&loop_body, t)) {
         return body;
     }
     let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
@@ -245,12 +248,14 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         finalize,
         edges,
     };
-    if !computes {
+    if root.is_none() {
         let task = append_task(&names, level, v, &[], var, loop_body, false);
         body.insert(a, counted(kernel, t, (level, v, workspace), task, region));
         return body;
     }
-    let positions = root.is_some();
+    let Some(root) = root else {
+        unreachable!("a loop over the rows is counted above")
+    };
     let task = append_task(
         &names,
         level,
@@ -258,7 +263,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         &region[1..1 + prelude],
         var,
         loop_body,
-        positions,
+        true,
     );
     let work = work_of(kernel, t, &task);
     let rows = ir::var(Local::Dim(v));
@@ -274,8 +279,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     body
 }
 
-/// A loop over the rows that copies or merges its operands' entries rather than computing
-/// each by a sum: assembled in two phases, counting and then filling in place
+/// A loop over the rows assembled in two phases, counting and then filling in place
 /// ([`Split::Counted`]), where the runtime splits it (`parallel_splits_counted`: more than
 /// one thread, enough rows); the serial assembly `region` otherwise, as it was.
 /// A dense accumulator of the rows (`workspace`, its size) becomes each task's own.
@@ -379,13 +383,12 @@ fn appended_output(kernel: &Kernel) -> Option<(TensorId, VarId)> {
     segment_output(kernel).filter(|_| splits)
 }
 
-/// Whether assembling apart pays for the loop over the rows `body`: each entry is written
-/// twice, into its task's level and values (fresh memory) and then into its place, so the
-/// loop must do more per entry than copy it: hold a loop that sums into a temporary and
-/// appends nothing, a sum below the output's last level (TTV, SDDMM, inner products). A
-/// merge that only copies or adds its operands' entries (a sparse sum) ran slower on 2
-/// threads than on 1 this way. (A workspace made before the loop, Gustavson's SpGEMM,
-/// keeps the loop serial: `independent` refuses its calls.)
+/// Whether assembling apart pays for the loop over a root's positions `body`: each entry
+/// is written twice, into its task's level and values (fresh memory) and then into its
+/// place, so the loop must do more per entry than copy it: hold a loop that sums into a
+/// temporary and appends nothing, a sum below the output's last level (TTV on a `Csf3`). A
+/// merge that only copies or adds its operands' entries ran slower on 2 threads than on 1
+/// this way (a sparse sum over the rows).
 fn computes_entries(body: &[Stmt], t: TensorId) -> bool {
     body.iter().any(|s| match s {
         Stmt::For(.., b) | Stmt::While(_, b) => {

@@ -236,7 +236,8 @@ where
 
 /// A level whose append assembly can be split by parents: consecutive ranges of parent
 /// positions each assembled into a level of their own (parent positions from 0), then
-/// concatenated in order. Sealed: implemented by `Compressed`.
+/// concatenated in order; or counted, then filled into their windows of the level's arrays
+/// ([`append_counted`]). Sealed: implemented by `Compressed`.
 #[doc(hidden)]
 pub trait AppendRows: crate::level::Level + Sized {
     /// An empty level of this one's size, for one task's parents.
@@ -294,49 +295,7 @@ fn counted_min(rows: usize, work: usize) -> usize {
     }
 }
 
-/// Append assembly of an output whose first level is dense with `rows` coordinates and whose
-/// second, `level`, appends segments (CSR): calls `body(row_lo, row_hi, level, vals)` for
-/// consecutive ranges of rows covering `0..rows`, `body` assembling the rows `row_lo..row_hi`
-/// as parent positions `0..row_hi - row_lo` (starting with `append_init` and ending with
-/// `append_finalize`) and their values. Serially (one range, the output's own level and
-/// values) or, in parallel (feature `parallel`, more rows than [`min_rows`]), each task into
-/// a level and values of its own, concatenated in row order: the same level and values as
-/// the serial assembly. The first `Err` (any, in parallel) is returned; the output is then
-/// left to the caller's assembly guard.
-#[doc(hidden)]
-pub fn append<L, V, F>(
-    level: &mut L,
-    vals: &mut Vec<V>,
-    rows: usize,
-    work: usize,
-    body: F,
-) -> Result<(), crate::Error>
-where
-    L: AppendRows,
-    V: Value,
-    F: Fn(usize, usize, &mut L, &mut Vec<V>) -> Result<(), crate::Error> + Sync + Send,
-{
-    #[cfg(feature = "parallel")]
-    {
-        let min = apart_min(rows, work);
-        if rows > min && splits_apart() {
-            let tasks = (0..rows)
-                .step_by(min)
-                .map(|lo| (lo, (lo + min).min(rows), 0, 0));
-            return assemble_apart(
-                level,
-                vals,
-                rows,
-                tasks.collect(),
-                |(lo, hi, _, _), l, v| body(lo, hi, l, v),
-            );
-        }
-    }
-    let _ = work;
-    body(0, rows, level, vals)
-}
-
-/// The fewest of `n` rows (or positions) one task of [`append`] takes, `work` the entries the
+/// The fewest of `n` positions one task of [`append_positions`] takes, `work` the entries the
 /// loop reads: [`with_min_rows`]'s where set; else enough for about 4096 entries, and at
 /// most 8 tasks per thread: each task's level, values and workspace are allocated apart and
 /// copied into place, so fewer, larger tasks cost less (8 per thread still balance).
@@ -353,7 +312,7 @@ fn apart_min(n: usize, work: usize) -> usize {
     }
 }
 
-/// Whether [`append`] splits its rows here: with more than one thread to run the tasks, or
+/// Whether [`append_positions`] splits its positions here: with more than one thread to run the tasks, or
 /// where [`with_min_rows`] asks for the split (the differential tester). On one thread the
 /// tasks' own levels and their concatenation would only cost.
 #[cfg(feature = "parallel")]
@@ -361,12 +320,18 @@ fn splits_apart() -> bool {
     rayon::current_num_threads() > 1 || MIN_ROWS.with(Cell::get).is_some()
 }
 
-/// [`append`] for a loop over the positions `lo..hi` of a sparse root whose coordinates are
-/// the output's rows, split as [`positions`] splits them (each task starting at a run of
-/// equal coordinates, owning the rows from its first position's coordinate to the next
-/// task's): calls `body(row_lo, row_hi, pos_lo, pos_hi, level, vals)`, which assembles the
-/// rows `row_lo..row_hi` as parents `0..row_hi - row_lo` from the positions `pos_lo..pos_hi`.
-/// `row_of` is read only at positions in `lo..hi`.
+/// Append assembly of an output whose first level is dense with `rows` coordinates and whose
+/// second, `level`, appends segments (CSR), by a loop over the positions `lo..hi` of a sparse
+/// root whose coordinates are the output's rows, split as [`positions`] splits them (each
+/// task starting at a run of equal coordinates, owning the rows from its first position's
+/// coordinate to the next task's): calls `body(row_lo, row_hi, pos_lo, pos_hi, level, vals)`,
+/// which assembles the rows `row_lo..row_hi` as parents `0..row_hi - row_lo` (starting with
+/// `append_init` and ending with `append_finalize`) from the positions `pos_lo..pos_hi`, and
+/// their values. Serially (one range, the output's own level and values) or, in parallel
+/// (feature `parallel`, more positions than a task takes, more than one thread), each task
+/// into a level and values of its own, concatenated in row order: the same level and values
+/// as the serial assembly. The first `Err` (any, in parallel) is returned; the output is then
+/// left to the caller's assembly guard. `row_of` is read only at positions in `lo..hi`.
 #[doc(hidden)]
 pub fn append_positions<L, V, R, F>(
     level: &mut L,
@@ -844,22 +809,6 @@ mod tests {
                 l.append_edges(parent, begin, end);
             }
         };
-        let by_rows = |min: usize| {
-            let (mut l, mut v) = (
-                Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap(),
-                vec![7u64],
-            );
-            with_min_rows(min, || {
-                append(&mut l, &mut v, rows, 0, |lo, hi, l, v| {
-                    l.append_init(hi - lo);
-                    v.clear();
-                    (lo..hi).for_each(|i| row(i, l, v, i - lo));
-                    l.append_finalize(hi - lo)
-                })
-            })
-            .unwrap();
-            (l, v)
-        };
         // Positions 0..2 * rows, position p on row p / 2 (rows 3 and 7 have no positions).
         let crd: Vec<usize> = (0..2 * rows)
             .map(|p| p / 2)
@@ -891,26 +840,36 @@ mod tests {
             .unwrap();
             (l, v)
         };
-        let (serial, serial_positions) = (by_rows(usize::MAX), by_positions(usize::MAX));
-        assert_eq!(serial.1.len(), (0..rows).map(|i| i % 4).sum::<usize>());
-        assert_eq!(serial_positions.1.len(), serial.1.len() - 3 - 3);
+        // The rows one after the other, into one level.
+        let (mut l, mut v) = (
+            Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap(),
+            vec![],
+        );
+        l.append_init(rows);
+        (0..rows)
+            .filter(|&i| i != 3 && i != 7)
+            .for_each(|i| row(i, &mut l, &mut v, i));
+        l.append_finalize(rows).unwrap();
+        let serial = (l, v);
+        assert_eq!(by_positions(usize::MAX), serial);
+        assert_eq!(
+            serial.1.len(),
+            (0..rows).map(|i| i % 4).sum::<usize>() - 3 - 3
+        );
         for min in [1, 2, 3, 5, usize::MAX] {
-            assert_eq!(by_rows(min), serial, "by rows, min = {min}");
-            assert_eq!(
-                by_positions(min),
-                serial_positions,
-                "by positions, min = {min}"
-            );
+            assert_eq!(by_positions(min), serial, "by positions, min = {min}");
         }
         // A task's error is the result.
         let mut l = Compressed::<u32>::from_raw(5, vec![0], vec![]).unwrap();
         let r = with_min_rows(2, || {
-            append(
+            append_positions(
                 &mut l,
                 &mut Vec::<u64>::new(),
                 rows,
+                (0, crd.len()),
                 0,
-                |lo, _, _, _| match lo {
+                |p| crd[p],
+                |lo, _, _, _, _, _| match lo {
                     4 => Err(crate::Error::NotRepresentable {
                         detail: "rows 4..".into(),
                     }),

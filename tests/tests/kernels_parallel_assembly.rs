@@ -1,8 +1,9 @@
 //! Sparse outputs whose first level is dense and whose second appends segments (CSR), where
 //! each entry takes a loop to compute (a sum below the output's last level: TTV, SDDMM,
-//! inner products), are assembled
-//! in parallel (`parallel_append`, `parallel_append_positions`): each task assembles its
-//! rows into a level and values of its own, which the runtime concatenates in row order.
+//! inner products), are assembled in parallel: over the rows in two phases
+//! (`parallel_append_counted`: the sums are dead code in the counting phase), over a root's
+//! positions (TTV on a `Csf3`) apart (`parallel_append_positions`: each task assembles its
+//! rows into a level and values of its own, which the runtime concatenates in row order).
 //! Split at every row (or root position), at every few, and by default, the output equals
 //! the serial kernel's (pattern and values bit for bit) and passes validation, on operands
 //! with empty rows and empty operands.

@@ -300,20 +300,18 @@
 //! neighbours). The values are the serial variant's, bit for bit.
 //!
 //! A kernel that assembles a CSR-like output (a `Dense` first level, a `Compressed` second)
-//! whose entries each take a sum to compute (TTV, SDDMM, inner products of rows and columns)
-//! assembles its rows in parallel too: each task appends its rows to a level and values of
-//! its own, and the runtime concatenates them in row order, so the output is the serial one,
-//! bit for bit. Each entry is then written twice, which pays only where an entry costs more
-//! than its copy. A kernel that merges or copies its operands' entries into such an output
-//! (a sparse sum, an elementwise product, `c(i, j) += a(i, j)`) is assembled in two phases
-//! instead, with more than one thread: the tasks run the loop once to count each row's
-//! entries, the counts' running sum becomes the output's `pos`, the coordinates and values
-//! are allocated once, and the tasks run the loop again to write their rows into place.
-//! Again the output is the serial one, bit for bit.
+//! by a loop over its rows (a sparse sum, an elementwise product, `c(i, j) += a(i, j)`, SDDMM,
+//! TTV, inner products, Gustavson's SpGEMM) assembles it in two phases with more than one
+//! thread: the tasks run the loop once to count each row's entries (computing no value, and
+//! with a key counter for SpGEMM's accumulator), the counts' running sum becomes the
+//! output's `pos`, the coordinates and values are allocated once, and the tasks run the
+//! loop again to write their rows into place (each with an accumulator of its own). The
+//! output is the serial one, bit for bit. Where the loop runs over the positions of a
+//! sparse root instead (TTV on a `Csf3`) and each entry takes a sum, each task appends its
+//! rows to a level and values of its own, and the runtime concatenates them in row order.
 //!
-//! Kept serial today: such merges over a sparse root's positions, sparse outputs assembled
-//! through a workspace (SpGEMM)
-//! or of other formats, scalar outputs (a dot product), loop nests whose outermost loop
+//! Kept serial today: merges over a sparse root's positions, sparse outputs of other formats
+//! or assembled through a hash workspace or a workspace of several levels, scalar outputs (a dot product), loop nests whose outermost loop
 //! iterates another sparse level (an unordered level, a hash table) or skips runs of a
 //! `Coo`'s rows (deduplication), and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
 //! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
