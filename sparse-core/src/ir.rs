@@ -828,6 +828,55 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
     }
 }
 
+/// Whether `pred` holds for some expression of a block, at any depth (subexpressions
+/// included).
+pub fn any_expr(stmts: &[Stmt], pred: &mut impl FnMut(&Expr) -> bool) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Let(_, _, v) | Stmt::LetPair(_, _, _, v) | Stmt::Expr(v) => expr_any(v, pred),
+        Stmt::Assign(t, _, v) => expr_any(t, pred) || expr_any(v, pred),
+        Stmt::For(_, lo, hi, body) => {
+            expr_any(lo, pred) || expr_any(hi, pred) || any_expr(body, pred)
+        }
+        Stmt::While(c, body) => expr_any(c, pred) || any_expr(body, pred),
+        Stmt::If(c, t, e) => expr_any(c, pred) || any_expr(t, pred) || any_expr(e, pred),
+        Stmt::Block(_, body) => any_expr(body, pred),
+        Stmt::Exit(_) => false,
+        Stmt::Rows(_, split, body) => {
+            split.exprs().into_iter().any(|e| expr_any(e, pred)) || any_expr(body, pred)
+        }
+    })
+}
+
+fn expr_any(e: &Expr, pred: &mut impl FnMut(&Expr) -> bool) -> bool {
+    if pred(e) {
+        return true;
+    }
+    match e {
+        Expr::Var(_)
+        | Expr::Param(_)
+        | Expr::Usize(_)
+        | Expr::Bool(_)
+        | Expr::Value(_)
+        | Expr::NewScratch => false,
+        Expr::Binary(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Min(a, b)
+        | Expr::Pair(a, b)
+        | Expr::Lane(a, b) => expr_any(a, pred) || expr_any(b, pred),
+        Expr::Neg(a)
+        | Expr::Not(a)
+        | Expr::Deref(a)
+        | Expr::Try(a)
+        | Expr::NewWorkspace(_, a)
+        | Expr::Repeat(a, _) => expr_any(a, pred),
+        Expr::Call(r, _, args) => expr_any(r, pred) || args.iter().any(|a| expr_any(a, pred)),
+        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
+            args.iter().any(|a| expr_any(a, pred))
+        }
+        Expr::Select(c, a, b) => expr_any(c, pred) || expr_any(a, pred) || expr_any(b, pred),
+    }
+}
+
 pub(crate) fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
     match e {
         Expr::Var(v) => f(*v),

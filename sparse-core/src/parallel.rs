@@ -242,6 +242,11 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     if root.is_some() && (workspace.is_some() || !computes_entries(&loop_body, t)) {
         return body;
     }
+    // The counting phase evaluates the values too (dropped), so a loop that calls the
+    // user's code would call it twice per entry: such a loop keeps its single, serial pass.
+    if root.is_none() && calls_user_code(kernel, &loop_body) {
+        return body;
+    }
     let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
     let names = AppendNames {
         init,
@@ -396,6 +401,18 @@ fn computes_entries(body: &[Stmt], t: TensorId) -> bool {
         }
         Stmt::If(_, a, b) => computes_entries(a, t) || computes_entries(b, t),
         Stmt::Block(_, b) => computes_entries(b, t),
+        _ => false,
+    })
+}
+
+/// Whether a block calls a function the user declared, or one of its per-case bodies: code
+/// that may do more than compute its result.
+fn calls_user_code(kernel: &Kernel, body: &[Stmt]) -> bool {
+    ir::any_expr(body, &mut |e| match e {
+        Expr::Apply(ir::Callee::Case(..), _) => true,
+        Expr::Apply(ir::Callee::Function(f), _) => {
+            matches!(kernel.functions[*f].callee, crate::algebra::Callee::User(_))
+        }
         _ => false,
     })
 }

@@ -12,7 +12,19 @@
 use sparse_runtime::prelude::*;
 use sparse_tests::*;
 
+/// Calls of `counted_max`, the user's function below.
+static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 sparse_kernel! {
+    // A function with an effect: the loop calling it is not run twice (it stays serial).
+    #[function(commutative, associative)]
+    fn counted_max(a: f64, b: f64) -> f64 {
+        CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        a.max(b)
+    }
+    pub fn max_of(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = counted_max(a(i, j), b(i, j))
+    }
     // A union, into 64-bit positions.
     pub fn add(c: &mut Csr<f64, u64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, j) = a(i, j) + b(i, j)
@@ -186,6 +198,39 @@ fn spgemm_in_two_phases_with_an_accumulator_per_task() {
                 assert_same_output(&c, &want_add, case);
             }
         });
+    }
+}
+
+#[test]
+fn a_user_function_is_called_once_per_entry() {
+    let (m, n) = (40, 10);
+    let (ae, be) = (
+        random_entries::<f64>(&[m, n], 0.5, 1),
+        random_entries::<f64>(&[m, n], 0.5, 2),
+    );
+    let (a, b): (Csr<f64>, Csr<f64>) = (build(&[m, n], &ae), build(&[m, n], &be));
+    for min in SPLITS {
+        let mut c = Csr::<f64>::new(&[m, n]).unwrap();
+        let before = CALLS.load(std::sync::atomic::Ordering::Relaxed);
+        with_split(min, || max_of(&mut c, &a, &b)).unwrap();
+        let calls = CALLS.load(std::sync::atomic::Ordering::Relaxed) - before;
+        // Called where either operand is stored (the other's fill is 0: the function has no
+        // identity), once each, and once for the output's fill, f(0, 0).
+        let only_b = be
+            .iter()
+            .filter(|(d, _)| ae.iter().all(|(c, _)| c != d))
+            .count();
+        assert_eq!(calls, ae.len() + only_b + 1, "{min:?}");
+        assert_close(
+            &c.to_dense(),
+            &elementwise(
+                &DenseT::from_entries(&[m, n], &ae),
+                &DenseT::from_entries(&[m, n], &be),
+                f64::max,
+            ),
+            0.0,
+            min,
+        );
     }
 }
 

@@ -310,6 +310,9 @@
 //! sparse root instead (TTV on a `Csf3`) and each entry takes a sum, each task appends its
 //! rows to a level and values of its own, and the runtime concatenates them in row order.
 //!
+//! A loop that calls a function you declared (or one of its per-case bodies) is not run
+//! twice: it assembles its output serially, calling the function once per entry.
+//!
 //! Kept serial today: merges over a sparse root's positions, sparse outputs of other formats
 //! or assembled through a hash workspace or a workspace of several levels, scalar outputs (a dot product), loop nests whose outermost loop
 //! iterates another sparse level (an unordered level, a hash table) or skips runs of a
