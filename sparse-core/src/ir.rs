@@ -847,7 +847,8 @@ pub fn any_expr(stmts: &[Stmt], pred: &mut impl FnMut(&Expr) -> bool) -> bool {
     })
 }
 
-fn expr_any(e: &Expr, pred: &mut impl FnMut(&Expr) -> bool) -> bool {
+/// Whether `pred` holds for `e` or one of its subexpressions.
+pub fn expr_any(e: &Expr, pred: &mut impl FnMut(&Expr) -> bool) -> bool {
     if pred(e) {
         return true;
     }

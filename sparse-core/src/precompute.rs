@@ -303,30 +303,9 @@ fn finite(e: &Expr) -> bool {
 }
 
 fn holds_infinity(e: &Expr) -> bool {
-    let any = |es: &[&Expr]| es.iter().any(|e| holds_infinity(e));
-    match e {
-        Expr::Value(ValueConst::Infinity(_)) => true,
-        Expr::Binary(_, a, b)
-        | Expr::Index(a, b)
-        | Expr::Min(a, b)
-        | Expr::Pair(a, b)
-        | Expr::Lane(a, b) => any(&[a, b]),
-        Expr::Neg(a) | Expr::Not(a) | Expr::Deref(a) | Expr::Try(a) | Expr::Repeat(a, _) => {
-            holds_infinity(a)
-        }
-        Expr::Select(c, a, b) => any(&[c, a, b]),
-        Expr::Call(r, _, args) => holds_infinity(r) || args.iter().any(holds_infinity),
-        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
-            args.iter().any(holds_infinity)
-        }
-        Expr::NewWorkspace(_, a) => holds_infinity(a),
-        Expr::Var(_)
-        | Expr::Param(_)
-        | Expr::Usize(_)
-        | Expr::Bool(_)
-        | Expr::Value(_)
-        | Expr::NewScratch => false,
-    }
+    ir::expr_any(e, &mut |e| {
+        matches!(e, Expr::Value(ValueConst::Infinity(_)))
+    })
 }
 
 fn pure(e: &Expr) -> bool {
