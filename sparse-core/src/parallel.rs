@@ -247,6 +247,10 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     if root.is_none() && calls_user_code(kernel, &loop_body) {
         return body;
     }
+    // The accumulator becomes the tasks' own: nothing after the loop may read it.
+    if workspace.is_some() && !unused_after(&body[loop_at + 2..], Local::Workspace) {
+        return body;
+    }
     let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
     let names = AppendNames {
         init,
@@ -403,6 +407,21 @@ fn computes_entries(body: &[Stmt], t: TensorId) -> bool {
         Stmt::Block(_, b) => computes_entries(b, t),
         _ => false,
     })
+}
+
+/// Whether the statements `rest` never read `l` before binding it again (`let`).
+fn unused_after(rest: &[Stmt], l: Local) -> bool {
+    for s in rest {
+        if matches!(s, Stmt::Let(m, ..) if *m == l) {
+            return true;
+        }
+        let mut read = false;
+        ir::visit_locals(std::slice::from_ref(s), &mut |m| read |= m == l);
+        if read {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether a block calls a function the user declared, or one of its per-case bodies: code
@@ -915,5 +934,22 @@ fn offset_expr(e: Expr, t: TensorId) -> Expr {
         | Expr::Bool(_)
         | Expr::Value(_)
         | Expr::NewScratch) => leaf,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_accumulator_read_after_the_loop_stays_shared() {
+        let w = Local::Workspace;
+        let read = Stmt::Expr(ir::call(ir::var(w), "clear", vec![]));
+        let rebind = Stmt::Let(w, true, Expr::Usize(0));
+        assert!(unused_after(&[], w));
+        assert!(unused_after(&[rebind.clone(), read.clone()], w));
+        assert!(!unused_after(&[read.clone(), rebind], w));
+        let nested = Stmt::If(Expr::Bool(true), vec![read], vec![]);
+        assert!(!unused_after(&[nested], w));
     }
 }
