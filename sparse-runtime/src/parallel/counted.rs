@@ -808,9 +808,9 @@ mod tests {
                 5,
                 5,
                 |_, _, _, _| Ok(()),
-                |lo, _, _, _| match lo {
-                    3 => Err(Error::invalid_level(0, "task 3".into())),
-                    _ => Ok(()),
+                |lo, hi, _, _| match (lo..hi).contains(&3) {
+                    true => Err(Error::invalid_level(0, "row 3".into())),
+                    false => Ok(()),
                 },
             )
         });
