@@ -923,26 +923,24 @@ impl Emitter<'_> {
                 workspace,
             } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
-                match workspace {
-                    None => {
-                        let params = quote!(#lo, #hi, #level, #vals);
-                        let (count, fill) = (task(params.clone()), task(params));
-                        quote! {
-                            ::sparse_runtime::__private::parallel_append_counted(
-                                #level, #vals, #rows, #work, #count, #fill,
-                            )?;
-                        }
-                    }
+                let (entry, params, sizes) = match workspace {
+                    None => (
+                        quote!(parallel_append_counted),
+                        quote!(#lo, #hi, #level, #vals),
+                        quote!(#rows, #work),
+                    ),
                     Some(size) => {
                         let (size, ws) = (e(size), self.local(Local::Workspace));
-                        let params = quote!(#lo, #hi, #level, #vals, #ws);
-                        let (count, fill) = (task(params.clone()), task(params));
-                        quote! {
-                            ::sparse_runtime::__private::parallel_append_counted_accumulated(
-                                #level, #vals, (#rows, #work, #size), #count, #fill,
-                            )?;
-                        }
+                        (
+                            quote!(parallel_append_counted_accumulated),
+                            quote!(#lo, #hi, #level, #vals, #ws),
+                            quote!((#rows, #work, #size)),
+                        )
                     }
+                };
+                let (count, fill) = (task(params.clone()), task(params));
+                quote! {
+                    ::sparse_runtime::__private::#entry(#level, #vals, #sizes, #count, #fill)?;
                 }
             }
             // Tasks of consecutive positions of a root level (split as `Split::Positions`
