@@ -113,7 +113,9 @@ pub fn kernel_fn_as(
     // a window, `check_window` made `lo <= hi <= size` and `step >= 1`, and the variable's
     // size is `window_len`, so `lo + step * i < hi` for every `i` below it, and a segment
     // narrowed by `seek` stays within the level's own bounds; a register block's coordinates
-    // `block_start + lane` are below the dimension, as `block_start + LANES <= dim`); the
+    // `block_start + lane` are below the dimension, as `block_start + width <= dim` for the
+    // block's width and `lane < width`, and `locate(p, block_start) + lane` of a contiguous
+    // level is `locate(p, block_start + lane)`); the
     // assertions above make rustc prove each tensor has the format the code was generated
     // for; a workspace's keys are its coordinates linearized over the dimensions its size is
     // the product of, so each is below that size (`add_unchecked`), and its entries are read

@@ -86,6 +86,11 @@ impl LevelFormat {
         self.decl.branchless
     }
 
+    /// Consecutive coordinates below one parent sit at consecutive positions.
+    pub fn is_contiguous(&self) -> bool {
+        self.decl.contiguous
+    }
+
     /// Appends and owns segments of child positions per parent (a `pos` array), so a
     /// segment is opened before its loop and closed with edges after it.
     pub fn appends_segments(&self) -> bool {

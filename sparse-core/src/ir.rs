@@ -83,7 +83,7 @@ pub enum Local {
     /// parallel [`Stmt::Rows`] (its values are those rows' there).
     RowBase,
     /// The register block of a dense output's innermost row (`crate::register_block`): an
-    /// array of [`crate::register_block::LANES`] values.
+    /// array of one of [`crate::register_block::WIDTHS`] values.
     Block,
     /// The first coordinate of the current register block.
     BlockStart,
@@ -94,7 +94,7 @@ pub enum Local {
     /// An iteration of a strip, minus [`Local::Strip`].
     StripLane,
     /// The sum of a loop's varying factors, multiplied by its invariant ones after the loop
-    /// (`crate::precompute`): a value, or an array of [`crate::register_block::LANES`].
+    /// (`crate::precompute`): a value, or an array as long as the register block.
     Precomputed,
 }
 
@@ -404,6 +404,107 @@ impl Split {
                 workspace: workspace.map(g),
             },
         }
+    }
+}
+
+/// Calls `f` on every statement of `body`, nested ones included, outer ones first.
+pub fn visit_stmts(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
+    for s in body {
+        f(s);
+        match s {
+            Stmt::For(_, _, _, b) | Stmt::While(_, b) | Stmt::Block(_, b) | Stmt::Rows(_, _, b) => {
+                visit_stmts(b, f)
+            }
+            Stmt::If(_, a, b) => {
+                visit_stmts(a, f);
+                visit_stmts(b, f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `e` with `f` applied to every subexpression, innermost first (`f` sees each node after
+/// its operands were rewritten).
+pub fn map_expr(e: Expr, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
+    let mut m = |b: Box<Expr>| Box::new(map_expr(*b, f));
+    let e = match e {
+        Expr::Binary(op, a, b) => {
+            let a = m(a);
+            Expr::Binary(op, a, m(b))
+        }
+        Expr::Index(a, b) => {
+            let a = m(a);
+            Expr::Index(a, m(b))
+        }
+        Expr::Min(a, b) => {
+            let a = m(a);
+            Expr::Min(a, m(b))
+        }
+        Expr::Pair(a, b) => {
+            let a = m(a);
+            Expr::Pair(a, m(b))
+        }
+        Expr::Lane(a, b) => {
+            let a = m(a);
+            Expr::Lane(a, m(b))
+        }
+        Expr::Neg(a) => Expr::Neg(m(a)),
+        Expr::Not(a) => Expr::Not(m(a)),
+        Expr::Deref(a) => Expr::Deref(m(a)),
+        Expr::Try(a) => Expr::Try(m(a)),
+        Expr::NewWorkspace(k, a) => Expr::NewWorkspace(k, m(a)),
+        Expr::Repeat(a, n) => Expr::Repeat(m(a), n),
+        Expr::Select(c, a, b) => {
+            let (c, a) = (m(c), m(a));
+            Expr::Select(c, a, m(b))
+        }
+        Expr::Call(r, name, args) => {
+            let r = m(r);
+            Expr::Call(r, name, args.into_iter().map(|a| map_expr(a, f)).collect())
+        }
+        Expr::Runtime(name, args) => {
+            Expr::Runtime(name, args.into_iter().map(|a| map_expr(a, f)).collect())
+        }
+        Expr::Slice(args) => Expr::Slice(args.into_iter().map(|a| map_expr(a, f)).collect()),
+        Expr::Apply(c, args) => Expr::Apply(c, args.into_iter().map(|a| map_expr(a, f)).collect()),
+        leaf => leaf,
+    };
+    f(e)
+}
+
+/// `stmts` with [`map_expr`]`(_, f)` applied to every expression, nested statements' too.
+pub fn map_exprs(stmts: Vec<Stmt>, f: &mut impl FnMut(Expr) -> Expr) -> Vec<Stmt> {
+    stmts.into_iter().map(|s| map_stmt_exprs(s, f)).collect()
+}
+
+fn map_stmt_exprs(s: Stmt, f: &mut impl FnMut(Expr) -> Expr) -> Stmt {
+    match s {
+        Stmt::Let(l, m, e) => Stmt::Let(l, m, map_expr(e, f)),
+        Stmt::LetPair(a, b, m, e) => Stmt::LetPair(a, b, m, map_expr(e, f)),
+        Stmt::Assign(t, op, v) => {
+            let t = map_expr(t, f);
+            Stmt::Assign(t, op, map_expr(v, f))
+        }
+        Stmt::For(l, lo, hi, b) => {
+            let (lo, hi) = (map_expr(lo, f), map_expr(hi, f));
+            Stmt::For(l, lo, hi, map_exprs(b, f))
+        }
+        Stmt::While(c, b) => {
+            let c = map_expr(c, f);
+            Stmt::While(c, map_exprs(b, f))
+        }
+        Stmt::If(c, a, b) => {
+            let (c, a) = (map_expr(c, f), map_exprs(a, f));
+            Stmt::If(c, a, map_exprs(b, f))
+        }
+        Stmt::Expr(e) => Stmt::Expr(map_expr(e, f)),
+        Stmt::Block(n, b) => Stmt::Block(n, map_exprs(b, f)),
+        Stmt::Rows(t, split, b) => {
+            let split = split.map(|e| map_expr(e, f));
+            Stmt::Rows(t, split, map_exprs(b, f))
+        }
+        Stmt::Exit(n) => Stmt::Exit(n),
     }
 }
 

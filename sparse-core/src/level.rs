@@ -175,6 +175,10 @@ pub struct LevelDecl {
     pub unique: Property,
     /// Each parent position has exactly one child, at the parent's own position.
     pub branchless: bool,
+    /// Consecutive coordinates below one parent sit at consecutive positions:
+    /// `locate(p, i + d) == locate(p, i) + d` (a `Dense` level's positions are
+    /// `p * size + i`).
+    pub contiguous: bool,
     /// Every position holds a coordinate (no empty buckets or padding).
     pub compact: Property,
     /// Whether the struct takes an index type parameter (`Compressed<u64>`).
@@ -207,6 +211,7 @@ pub static DENSE: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: false,
+    contiguous: true,
     compact: Property::Always,
     index_typed: false,
     functions: &[func(LevelFn::Locate, "locate")],
@@ -228,6 +233,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         marker: "NonUnique",
     },
     branchless: false,
+    contiguous: false,
     compact: Property::Always,
     index_typed: true,
     functions: &[
@@ -259,6 +265,7 @@ pub static SINGLETON: LevelDecl = LevelDecl {
         marker: "NonUnique",
     },
     branchless: true,
+    contiguous: false,
     compact: Property::Configurable {
         default: true,
         marker: "Padded",
@@ -286,6 +293,7 @@ pub static HASHED: LevelDecl = LevelDecl {
     ordered: Property::Never,
     unique: Property::Always,
     branchless: false,
+    contiguous: false,
     compact: Property::Never,
     index_typed: true,
     functions: &[
@@ -313,6 +321,7 @@ pub static RANGE: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: false,
+    contiguous: false,
     compact: Property::Always,
     index_typed: false,
     functions: &[
@@ -340,6 +349,7 @@ pub static OFFSET: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: true,
+    contiguous: false,
     compact: Property::Always,
     index_typed: false,
     functions: &[func_with(
@@ -362,6 +372,7 @@ pub static IN_BLOCK: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: false,
+    contiguous: false,
     compact: Property::Always,
     index_typed: false,
     functions: &[
@@ -388,6 +399,7 @@ pub static SLOTTED: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: false,
+    contiguous: false,
     compact: Property::Never,
     index_typed: true,
     functions: &[
@@ -408,6 +420,7 @@ pub static COMPRESSED_AOS: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Never,
     branchless: false,
+    contiguous: false,
     compact: Property::Always,
     index_typed: true,
     functions: &[
@@ -428,6 +441,7 @@ pub static SINGLETON_AOS: LevelDecl = LevelDecl {
     ordered: Property::Always,
     unique: Property::Always,
     branchless: true,
+    contiguous: false,
     compact: Property::Always,
     index_typed: true,
     functions: &[func(LevelFn::PosAccess, "pos_access_unchecked")],
@@ -515,6 +529,13 @@ mod tests {
                 Iteration::CoordinateValue => assert!(kind.locate, "{}", kind.name),
             }
             assert_eq!(kind.locate, has(LevelFn::Locate), "{}", kind.name);
+            if kind.contiguous {
+                assert!(
+                    kind.locate && kind.full == Property::Always,
+                    "{}",
+                    kind.name
+                );
+            }
             if kind.iteration == Iteration::CoordinatePosition && !kind.branchless {
                 assert!(has(LevelFn::PosBounds), "{}", kind.name);
             }

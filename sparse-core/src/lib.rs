@@ -16,6 +16,7 @@ pub mod explain;
 pub mod format;
 pub mod ir;
 pub mod iteration_graph;
+pub mod lanes;
 pub mod lattice;
 pub mod level;
 pub mod limits;
@@ -257,14 +258,14 @@ pub fn compile_with(
             body = parallel::rows(&kernel, body);
             body = parallel::appended(&kernel, body);
         }
-        body = strip_mine::strips(body);
+        body = lanes::positions(&kernel, strip_mine::strips(body));
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
                 let mut values = precompute(lower_all(true, &mut diags)?);
                 if schedule.serial.is_none() {
                     values = parallel::segments(&kernel, values);
                 }
-                let values = strip_mine::strips(values);
+                let values = lanes::positions(&kernel, strip_mine::strips(values));
                 let names = names::Names::new(&kernel, emit::locals(&kernel, &values));
                 Some(ComputeOnly {
                     name: name.clone(),

@@ -39,7 +39,6 @@
 
 use crate::ir::{self, Assign, Expr, Local, Op, Stmt, ValueConst};
 use crate::notation::Kernel;
-use crate::register_block::LANES;
 use std::collections::HashSet;
 
 /// The body of a kernel with every loop that sums products with loop-invariant factors
@@ -72,8 +71,9 @@ fn stmt(s: Stmt) -> Vec<Stmt> {
 
 /// The sum a loop accumulates, split by its factors.
 struct Sum {
-    /// Whether the update is a register block's lane, in the loop's loop over the lanes.
-    lanes: bool,
+    /// The width of the register block whose lane the update is, in the loop's loop over
+    /// the lanes; `None` for a scalar update.
+    lanes: Option<usize>,
     /// What the loop updates (`t` or `block[lane]`).
     acc: Expr,
     /// The factors that do not change in the loop.
@@ -98,6 +98,8 @@ struct Scan {
     update: Option<(bool, Expr, Vec<Expr>, Vec<Expr>)>,
     lets: Vec<Stmt>,
     lane_lets: Vec<Stmt>,
+    /// The number of lanes of the loop over a register block's lanes, if the body ends in one.
+    width: Option<usize>,
 }
 
 impl Sum {
@@ -127,7 +129,7 @@ impl Sum {
             .iter()
             .all(|f| pure(f) && finite(f) && !reads_assigned(f));
         (copied_ok && factors_ok && !invariant.is_empty() && !varying.is_empty()).then_some(Sum {
-            lanes,
+            lanes: if lanes { scan.width } else { None },
             acc,
             invariant,
             varying,
@@ -137,37 +139,39 @@ impl Sum {
     }
 
     /// ```text
-    /// let mut pre = 0                       ([0; LANES] for a register block)
+    /// let mut pre = 0                       ([0; width] for a register block)
     /// for x in lo..hi { body, its update `pre += varying` (`pre[lane] += ..`) }
     /// if lo < hi { invariant lets; acc += invariant * pre  (in a loop over the lanes) }
     /// ```
     fn precomputed(self, x: Local, lo: Expr, hi: Expr, body: Vec<Stmt>) -> Vec<Stmt> {
         let zero = Expr::Value(ValueConst::Zero);
-        let (pre, init) = if self.lanes {
-            let lane = Expr::Lane(
-                Box::new(ir::var(Local::Precomputed)),
-                Box::new(ir::var(Local::Lane)),
-            );
-            (lane, Expr::Repeat(Box::new(zero), LANES))
-        } else {
-            (ir::var(Local::Precomputed), zero)
+        let (pre, init) = match self.lanes {
+            Some(width) => {
+                let lane = Expr::Lane(
+                    Box::new(ir::var(Local::Precomputed)),
+                    Box::new(ir::var(Local::Lane)),
+                );
+                (lane, Expr::Repeat(Box::new(zero), width))
+            }
+            None => (ir::var(Local::Precomputed), zero),
         };
         let partial = Stmt::Assign(pre.clone(), Assign::Add, product(self.varying));
         let body = with_update(body, &partial);
         let total = product(self.invariant);
         let apply = Stmt::Assign(self.acc, Assign::Add, ir::bin(Op::Mul, total, pre));
         let mut after = self.lets;
-        if self.lanes {
-            let mut lane_body = self.lane_lets;
-            lane_body.push(apply);
-            after.push(Stmt::For(
-                Local::Lane,
-                Expr::Usize(0),
-                Expr::Usize(LANES),
-                lane_body,
-            ));
-        } else {
-            after.push(apply);
+        match self.lanes {
+            Some(width) => {
+                let mut lane_body = self.lane_lets;
+                lane_body.push(apply);
+                after.push(Stmt::For(
+                    Local::Lane,
+                    Expr::Usize(0),
+                    Expr::Usize(width),
+                    lane_body,
+                ));
+            }
+            None => after.push(apply),
         }
         let nonempty = ir::bin(Op::Lt, lo.clone(), hi.clone());
         // The invariant factors' `let`s now unused in the loop, and the copies the product
@@ -205,9 +209,10 @@ impl Scan {
                         factors(v).into_iter().partition(|f| !self.reads_varying(f));
                     self.update = Some((lanes, acc.clone(), invariant, varying));
                 }
-                Stmt::For(Local::Lane, Expr::Usize(0), Expr::Usize(LANES), b)
+                Stmt::For(Local::Lane, Expr::Usize(0), Expr::Usize(width), b)
                     if !lanes && n + 1 == body.len() =>
                 {
+                    self.width = Some(*width);
                     self.block(b, true)?;
                 }
                 _ => return None,

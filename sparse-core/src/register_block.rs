@@ -7,7 +7,7 @@
 //! stores the whole row of C, and the loop over `k` has a run-time length. MTTKRP has the same
 //! shape under two sparse loops. This pass takes such a *middle region* (the longest tail of a
 //! block of statements that holds the loop over `j`, or over `k, l`, with the positions it
-//! starts from) and runs it once per block of [`LANES`] consecutive coordinates of the row's
+//! starts from) and runs it once per block of [`WIDTHS`] consecutive coordinates of the row's
 //! variable: the block is loaded from the output into a local array before the region,
 //! updated there (`block[lane] += ...`, a loop of constant length LLVM unrolls into
 //! registers), and stored back after it. Coordinates past the last whole block run the
@@ -34,10 +34,17 @@ use crate::ir::{self, Assign, Expr, Local, Op, Stmt};
 use crate::notation::{Kernel, TensorId, VarId};
 use std::collections::HashSet;
 
-/// The coordinates of one register block. Eight `f64` are four SSE registers: with 16 lanes
-/// LLVM spilled in CSR SpMM (k = 16) and the blocked loop ran 1.3-1.5x the hand loop's time,
-/// with 8 (two passes over A's row) 1.15-1.4x; with 4, no faster than unblocked.
-pub const LANES: usize = 8;
+/// The widths of the register blocks, widest first: a row runs in blocks of 16 while 16
+/// coordinates remain, then in one of 8 if 8 remain, then one coordinate at a time.
+///
+/// A block of 16 `f64` is eight SSE registers. MTTKRP (rank 16) needs two arrays of them,
+/// the block and its precomputed sum, so LLVM keeps the sum in registers and the block in
+/// memory, as the hand loop does; what it gains is one pass over the tensor per row instead
+/// of two (blocks of 8 ran 1.3-1.6x the hand loop's time, blocks of 16 1.05-1.2x). SpMM
+/// runs as fast in blocks of 16 as of 8 once `crate::lanes` addresses each lane as a
+/// constant offset (before, 16 lanes took eight registers for `block_start + lane` and ran
+/// 1.3-1.5x the hand loop). The block of 8 keeps ranks 8 to 15 blocked.
+pub const WIDTHS: [usize; 2] = [16, 8];
 
 /// The kernel's body with every middle region that updates a row of its dense output run
 /// per register block.
@@ -292,7 +299,7 @@ impl Output {
         let (p, parent) = body.iter().find_map(|s| self.locate(s, *k))?;
         let mut updates = 0;
         let mut other_uses = false;
-        visit_row_body(body, &mut |s| match s {
+        ir::visit_stmts(body, &mut |s| match s {
             Stmt::Assign(Expr::Index(base, at), Assign::Add, v)
                 if self.is_vals(base) && matches!(**at, Expr::Var(l) if l == p) =>
             {
@@ -342,45 +349,61 @@ impl Output {
         matches!(e, Expr::Var(Local::Vals(t)) if *t == self.tensor)
     }
 
-    /// The middle region per register block, then the coordinates past the last whole block:
+    /// The middle region per register block, blocks of each of [`WIDTHS`] in turn, then the
+    /// coordinates past the last whole block:
     ///
     /// ```text
     /// let mut block_start = 0
-    /// while block_start + LANES <= dim_k {
-    ///   let mut block = [0; LANES]
-    ///   for lane in 0..LANES { let k = block_start + lane; let p = locate(parent, k); block[lane] = vals[p] }
-    ///   region, its row loops `for lane in 0..LANES { let k = block_start + lane; ..; block[lane] += value }`
-    ///   for lane in 0..LANES { let k = ..; let p = ..; vals[p] = block[lane] }
-    ///   block_start += LANES
+    /// while block_start + W <= dim_k {      (for each width W)
+    ///   let mut block = [0; W]
+    ///   for lane in 0..W { let k = block_start + lane; let p = locate(parent, k); block[lane] = vals[p] }
+    ///   region, its row loops `for lane in 0..W { let k = block_start + lane; ..; block[lane] += value }`
+    ///   for lane in 0..W { let k = ..; let p = ..; vals[p] = block[lane] }
+    ///   block_start += W
     /// }
     /// region, its row loops `for k in block_start..dim_k`
     /// ```
     fn blocked(self, region: Vec<Stmt>, row: Row, fill: Option<&Expr>) -> Vec<Stmt> {
+        let mut out = vec![Stmt::Let(Local::BlockStart, true, Expr::Usize(0))];
+        for width in WIDTHS {
+            out.push(self.blocks_of(width, &region, row, fill));
+        }
+        if let Some(z) = fill {
+            let k = Local::Index(row.k);
+            let fill_one = Stmt::Assign(self.component(row), Assign::Set, z.clone());
+            let dim = ir::var(Local::Dim(row.k));
+            out.push(Stmt::For(
+                k,
+                ir::var(Local::BlockStart),
+                dim,
+                vec![fill_one],
+            ));
+        }
+        out.extend(region.into_iter().map(|s| self.remainder(s, row)));
+        out
+    }
+
+    /// The loop running the region over every whole block of `width` lanes left in the row.
+    fn blocks_of(self, width: usize, region: &[Stmt], row: Row, fill: Option<&Expr>) -> Stmt {
         let start = ir::var(Local::BlockStart);
-        let k = Local::Index(row.k);
         let lane_k = || {
             Stmt::Let(
-                k,
+                Local::Index(row.k),
                 false,
                 ir::bin(Op::Add, start.clone(), ir::var(Local::Lane)),
             )
         };
-        let position = || {
-            let level = ir::var(Local::Level(self.tensor, self.last));
-            ir::call(level, "locate", vec![ir::var(row.parent), ir::var(k)])
-        };
-        let component = || ir::index(ir::var(Local::Vals(self.tensor)), position());
         let per_lane = |step: Stmt| {
             Stmt::For(
                 Local::Lane,
                 Expr::Usize(0),
-                Expr::Usize(LANES),
+                Expr::Usize(width),
                 vec![lane_k(), step],
             )
         };
         let whole = ir::bin(
             Op::Le,
-            ir::bin(Op::Add, start.clone(), Expr::Usize(LANES)),
+            ir::bin(Op::Add, start.clone(), Expr::Usize(width)),
             ir::var(Local::Dim(row.k)),
         );
         // Starting from the fill value, or from the values the block covers.
@@ -388,42 +411,43 @@ impl Output {
         let mut per_block = vec![Stmt::Let(
             Local::Block,
             true,
-            Expr::Repeat(Box::new(first), LANES),
+            Expr::Repeat(Box::new(first), width),
         )];
         if fill.is_none() {
             per_block.push(per_lane(Stmt::Assign(
                 block_lane(),
                 Assign::Set,
-                component(),
+                self.component(row),
             )));
         }
         per_block.extend(
             region
                 .iter()
                 .cloned()
-                .map(|s| self.in_lanes(s, row, &lane_k)),
+                .map(|s| self.in_lanes(s, row, width, &lane_k)),
         );
         per_block.push(per_lane(Stmt::Assign(
-            component(),
+            self.component(row),
             Assign::Set,
             block_lane(),
         )));
-        per_block.push(Stmt::Assign(start.clone(), Assign::Add, Expr::Usize(LANES)));
-        let mut out = vec![
-            Stmt::Let(Local::BlockStart, true, Expr::Usize(0)),
-            Stmt::While(whole, per_block),
-        ];
-        if let Some(z) = fill {
-            let fill_one = Stmt::Assign(component(), Assign::Set, z.clone());
-            let dim = ir::var(Local::Dim(row.k));
-            out.push(Stmt::For(k, start.clone(), dim, vec![fill_one]));
-        }
-        out.extend(region.into_iter().map(|s| self.remainder(s, row)));
-        out
+        per_block.push(Stmt::Assign(start, Assign::Add, Expr::Usize(width)));
+        Stmt::While(whole, per_block)
+    }
+
+    /// `vals[locate(parent, k)]`: the output's component at the row's coordinate `k`.
+    fn component(self, row: Row) -> Expr {
+        let level = ir::var(Local::Level(self.tensor, self.last));
+        let position = ir::call(
+            level,
+            "locate",
+            vec![ir::var(row.parent), ir::var(Local::Index(row.k))],
+        );
+        ir::index(ir::var(Local::Vals(self.tensor)), position)
     }
 
     /// `s` with each row loop run over the lanes of the block, updating the block.
-    fn in_lanes(self, s: Stmt, row: Row, lane_k: &impl Fn() -> Stmt) -> Stmt {
+    fn in_lanes(self, s: Stmt, row: Row, width: usize, lane_k: &impl Fn() -> Stmt) -> Stmt {
         self.map_row_loops(s, &mut |body| {
             let (p, _) = body
                 .iter()
@@ -431,7 +455,7 @@ impl Output {
                 .expect("a row loop binds its output position");
             let mut lanes = vec![lane_k()];
             lanes.extend(body.into_iter().filter_map(|s| self.to_lane(s, p)));
-            Stmt::For(Local::Lane, Expr::Usize(0), Expr::Usize(LANES), lanes)
+            Stmt::For(Local::Lane, Expr::Usize(0), Expr::Usize(width), lanes)
         })
     }
 
@@ -478,23 +502,6 @@ impl Output {
                 Stmt::If(c, a, block(b))
             }
             other => other,
-        }
-    }
-}
-
-/// Calls `f` on every statement of `body`, nested ones included.
-fn visit_row_body(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
-    for s in body {
-        f(s);
-        match s {
-            Stmt::For(_, _, _, b) | Stmt::While(_, b) | Stmt::Block(_, b) | Stmt::Rows(_, _, b) => {
-                visit_row_body(b, f)
-            }
-            Stmt::If(_, a, b) => {
-                visit_row_body(a, f);
-                visit_row_body(b, f);
-            }
-            _ => {}
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Kernels whose dense output's innermost row is updated in register blocks of
-//! `sparse_core::register_block::LANES` (8) coordinates, with the coordinates past the last whole
-//! block in the original loop: rows of 0 to 25 components (no block, exactly one, blocks and a
-//! remainder), empty rows, accumulation into existing values, and a 3-tensor output. Integer
+//! `sparse_core::register_block::WIDTHS` (16, then 8) coordinates, with the coordinates past the
+//! last whole block in the original loop: rows of 0 to 41 components (no block, one of each
+//! width, both, several, each with and without a remainder), empty rows, accumulation into
+//! existing values, and a 3-tensor output. Integer
 //! values, so every result is compared exactly with a dense reference; a float SpMM is
 //! compared bit for bit with the sums in the order of the nonzeros.
 #![deny(warnings)]
@@ -34,8 +35,9 @@ sparse_kernel! {
     }
 }
 
-/// Row lengths around the block width: none, fewer, one block, a block and a remainder, two.
-const ROWS: [usize; 8] = [0, 1, 7, 8, 9, 16, 17, 25];
+/// Row lengths around the block widths (16, then 8): none, fewer than 8, one block of 8
+/// with and without a remainder, one of 16, 16 and 8, two of 16, and remainders after each.
+const ROWS: [usize; 13] = [0, 1, 7, 8, 9, 15, 16, 17, 24, 25, 32, 40, 41];
 
 fn dense_values(shape: &[usize], seed: u64) -> Vec<i64> {
     let n: usize = shape.iter().product();

@@ -476,10 +476,12 @@ pub fn cases(k: &Kernel) -> Vec<Case> {
         // Sizes per class.
         let mut size_of_class: BTreeMap<usize, usize> = BTreeMap::new();
         for &c in &class {
-            // Now and then past 8, the width of a register block of a dense output's row
-            // (`sparse_core::register_block::LANES`): one block, a block and a remainder.
+            // Now and then past 8, the narrower width of a register block of a dense output's
+            // row (`sparse_core::register_block::WIDTHS`, 16 and 8): one block of 8, a block
+            // and a remainder, blocks of both widths and a remainder (25, or a little less
+            // where the iteration space is capped).
             size_of_class.entry(c).or_insert_with(|| {
-                [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 17]
+                [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 25]
                     [rng.weighted(&[3, 7, 15, 15, 15, 15, 15, 15, 3, 3, 2])]
             });
         }
