@@ -1301,6 +1301,11 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
                     Csr::<f64, u32>::from_entries(&[rows, cols], entries).expect("valid entries");
                 check.then(|| csr_out(&c))
             }),
+            generated("Csr::from_coordinate_arrays", |check| {
+                let c = Csr::<f64, u32>::from_coordinate_arrays(&[rows, cols], &[&ri, &ci], &vals)
+                    .expect("valid entries");
+                check.then(|| csr_out(&c))
+            }),
             peer("sprs", |check| {
                 let c: CsMatI<f64, u32> = tri.to_csr();
                 check.then(|| sprs_out(&c))

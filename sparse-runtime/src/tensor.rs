@@ -198,6 +198,35 @@ impl<V: Value, L: Levels, O: ModeOrder> Tensor<V, L, O> {
         <Self as crate::convert::Target<V>>::from_source(&list)
     }
 
+    /// The tensor of shape `shape` whose entries are given as arrays: entry `k` has
+    /// coordinate `(coords[0][k], coords[1][k], ..)` (one array per mode, logical order)
+    /// and value `vals[k]`; any order, repeats summed in array order, as
+    /// [`Tensor::from_entries`] (SciPy's `coo_matrix((v, (i, j)), shape)`, then the
+    /// conversion). The arrays are read in place, so this builds no list of entries of
+    /// its own: the way to build a large tensor from arrays you already hold.
+    ///
+    /// Errors: as [`Tensor::from_entries`], and `OrderMismatch` unless there is one
+    /// coordinate array per mode, `LengthMismatch` unless each is as long as `vals`.
+    ///
+    /// ```
+    /// use sparse_runtime::prelude::*;
+    ///
+    /// let (rows, cols, vals) = ([1u32, 0, 1], [2u32, 1, 2], [1.0, 2.0, 3.0]);
+    /// let a = Csr::<f64>::from_coordinate_arrays(&[2, 3], &[&rows, &cols], &vals)?;
+    /// assert_eq!(a.entries(), vec![(vec![0, 1], 2.0), (vec![1, 2], 4.0)]);
+    /// assert!(Csr::<f64>::from_coordinate_arrays(&[2, 2], &[&rows, &cols], &vals).is_err());
+    /// # Ok::<(), sparse_runtime::Error>(())
+    /// ```
+    pub fn from_coordinate_arrays<I: crate::Index>(
+        shape: &[usize],
+        coords: &[&[I]],
+        vals: &[V],
+    ) -> Result<Self, Error> {
+        storage_sizes::<L, O>(shape)?;
+        let arrays = crate::convert::CoordinateArrays::new(shape, coords, vals)?;
+        <Self as crate::convert::Target<V>>::from_source(&arrays)
+    }
+
     /// Wraps levels, validating every invariant kernels rely on, whatever
     /// produced the levels: the shape has one mode per level; the mode order
     /// is a permutation; the format's structure (a branchless level has a

@@ -72,8 +72,8 @@ mod source;
 pub(crate) use assemble::insert_segments;
 #[doc(hidden)]
 pub use assemble::{BelowDense, InStorageOrder};
+pub(crate) use source::{CoordinateArrays, Remapped, WithFill};
 pub use source::{Permuted, Source};
-pub(crate) use source::{Remapped, WithFill};
 
 use crate::Error;
 use crate::Value;

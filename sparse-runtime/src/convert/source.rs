@@ -319,6 +319,84 @@ impl<V: Value> Source<V> for Entries<V> {
     }
 }
 
+/// Entries given as one array of coordinates per mode and one of values, entry `k` at
+/// `(coords[0][k], coords[1][k], ..)` (the arrays of [`Tensor::from_coordinate_arrays`]):
+/// checked once against the shape, then read in place, without a list of its own.
+pub(crate) struct CoordinateArrays<'a, I, V> {
+    shape: &'a [usize],
+    coords: &'a [&'a [I]],
+    vals: &'a [V],
+}
+
+impl<'a, I: Index, V: Value> CoordinateArrays<'a, I, V> {
+    /// The arrays, if there is one per mode (at most [`MAX_ORDER`]), each as long as
+    /// `vals`, and every coordinate is inside `shape`.
+    pub(crate) fn new(
+        shape: &'a [usize],
+        coords: &'a [&'a [I]],
+        vals: &'a [V],
+    ) -> Result<Self, Error> {
+        if coords.len() != shape.len() || shape.len() > MAX_ORDER {
+            return Err(Error::OrderMismatch {
+                expected: shape.len(),
+                found: coords.len(),
+            });
+        }
+        for mode in coords {
+            if mode.len() != vals.len() {
+                return Err(Error::LengthMismatch {
+                    what: "a coordinate array",
+                    expected: vals.len(),
+                    found: mode.len(),
+                });
+            }
+        }
+        for (m, (mode, &size)) in coords.iter().zip(shape).enumerate() {
+            if let Some(k) = mode.iter().position(|c| c.to_usize() >= size) {
+                let coordinate = coords.iter().map(|mode| mode[k].to_usize()).collect();
+                debug_assert!(coords[m][k].to_usize() >= size);
+                return Err(Error::CoordinateOutOfBounds {
+                    coordinate,
+                    shape: shape.to_vec(),
+                });
+            }
+        }
+        Ok(CoordinateArrays {
+            shape,
+            coords,
+            vals,
+        })
+    }
+}
+
+impl<I, V> sealed::Sealed for CoordinateArrays<'_, I, V> {}
+
+impl<I: Index, V: Value> Source<V> for CoordinateArrays<'_, I, V> {
+    fn shape(&self) -> &[usize] {
+        self.shape
+    }
+
+    fn unique(&self) -> bool {
+        false
+    }
+
+    fn len_bound(&self) -> Option<usize> {
+        Some(self.vals.len())
+    }
+
+    #[inline]
+    fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
+        let order = self.coords.len();
+        let mut c = [0usize; MAX_ORDER];
+        for (k, &v) in self.vals.iter().enumerate() {
+            for (c, mode) in c[..order].iter_mut().zip(self.coords) {
+                *c = mode[k].to_usize();
+            }
+            f(&c[..order], v);
+        }
+    }
+}
+
 /// A source seen through a coordinate remapping (Chou et al. 2020, section
 /// 4): each logical coordinate `c` is listed as `map(c)`, a coordinate of
 /// `shape`, which has `N` modes. A struct format declares its remapping this
