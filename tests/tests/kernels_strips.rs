@@ -1,6 +1,7 @@
 //! Innermost dense loops run in strips of `sparse_core::strip_mine::STRIP` (8) iterations and a
-//! remainder, in their original order: float sums over 0 to 25 terms equal the sums in index
-//! order bit for bit, and an early exit (`any`) still stops where it did.
+//! remainder, in their original order: float sums over 0 to 41 terms (none, one or several
+//! strips, with and without a remainder) equal the sums in index order bit for bit, and an
+//! early exit (`any`) still stops where it did.
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
@@ -20,7 +21,7 @@ sparse_kernel! {
     }
 }
 
-const LENGTHS: [usize; 8] = [0, 1, 7, 8, 9, 16, 17, 25];
+const LENGTHS: [usize; 13] = [0, 1, 7, 8, 9, 15, 16, 17, 24, 25, 32, 40, 41];
 
 #[test]
 fn a_dot_product_adds_in_index_order() {
