@@ -426,51 +426,15 @@ pub fn visit_stmts(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
 
 /// `e` with `f` applied to every subexpression, innermost first (`f` sees each node after
 /// its operands were rewritten).
-pub fn map_expr(e: Expr, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
-    let mut m = |b: Box<Expr>| Box::new(map_expr(*b, f));
-    let e = match e {
-        Expr::Binary(op, a, b) => {
-            let a = m(a);
-            Expr::Binary(op, a, m(b))
-        }
-        Expr::Index(a, b) => {
-            let a = m(a);
-            Expr::Index(a, m(b))
-        }
-        Expr::Min(a, b) => {
-            let a = m(a);
-            Expr::Min(a, m(b))
-        }
-        Expr::Pair(a, b) => {
-            let a = m(a);
-            Expr::Pair(a, m(b))
-        }
-        Expr::Lane(a, b) => {
-            let a = m(a);
-            Expr::Lane(a, m(b))
-        }
-        Expr::Neg(a) => Expr::Neg(m(a)),
-        Expr::Not(a) => Expr::Not(m(a)),
-        Expr::Deref(a) => Expr::Deref(m(a)),
-        Expr::Try(a) => Expr::Try(m(a)),
-        Expr::NewWorkspace(k, a) => Expr::NewWorkspace(k, m(a)),
-        Expr::Repeat(a, n) => Expr::Repeat(m(a), n),
-        Expr::Select(c, a, b) => {
-            let (c, a) = (m(c), m(a));
-            Expr::Select(c, a, m(b))
-        }
-        Expr::Call(r, name, args) => {
-            let r = m(r);
-            Expr::Call(r, name, args.into_iter().map(|a| map_expr(a, f)).collect())
-        }
-        Expr::Runtime(name, args) => {
-            Expr::Runtime(name, args.into_iter().map(|a| map_expr(a, f)).collect())
-        }
-        Expr::Slice(args) => Expr::Slice(args.into_iter().map(|a| map_expr(a, f)).collect()),
-        Expr::Apply(c, args) => Expr::Apply(c, args.into_iter().map(|a| map_expr(a, f)).collect()),
-        leaf => leaf,
-    };
-    f(e)
+pub fn map_expr(mut e: Expr, f: &mut impl FnMut(Expr) -> Expr) -> Expr {
+    rewrite(&mut e, f);
+    e
+}
+
+/// [`map_expr`] in place.
+fn rewrite(e: &mut Expr, f: &mut impl FnMut(Expr) -> Expr) {
+    for_each_child_mut(e, &mut |c| rewrite(c, f));
+    *e = f(std::mem::replace(e, Expr::Bool(false)));
 }
 
 /// `stmts` with [`map_expr`]`(_, f)` applied to every expression, nested statements' too.
@@ -950,64 +914,90 @@ pub fn any_expr(stmts: &[Stmt], pred: &mut impl FnMut(&Expr) -> bool) -> bool {
 
 /// Whether `pred` holds for `e` or one of its subexpressions.
 pub fn expr_any(e: &Expr, pred: &mut impl FnMut(&Expr) -> bool) -> bool {
-    if pred(e) {
-        return true;
+    let mut found = pred(e);
+    for_each_child(e, &mut |c| found = found || expr_any(c, pred));
+    found
+}
+
+pub(crate) fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
+    if let Expr::Var(v) = e {
+        f(*v);
     }
+    for_each_child(e, &mut |c| visit_expr(c, f));
+}
+
+/// Calls `f` on each operand of `e`, in order (not deeper).
+fn for_each_child(e: &Expr, f: &mut impl FnMut(&Expr)) {
     match e {
         Expr::Var(_)
         | Expr::Param(_)
         | Expr::Usize(_)
         | Expr::Bool(_)
         | Expr::Value(_)
-        | Expr::NewScratch => false,
-        Expr::Binary(_, a, b)
-        | Expr::Index(a, b)
-        | Expr::Min(a, b)
-        | Expr::Pair(a, b)
-        | Expr::Lane(a, b) => expr_any(a, pred) || expr_any(b, pred),
-        Expr::Neg(a)
-        | Expr::Not(a)
-        | Expr::Deref(a)
-        | Expr::Try(a)
-        | Expr::NewWorkspace(_, a)
-        | Expr::Repeat(a, _) => expr_any(a, pred),
-        Expr::Call(r, _, args) => expr_any(r, pred) || args.iter().any(|a| expr_any(a, pred)),
-        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
-            args.iter().any(|a| expr_any(a, pred))
-        }
-        Expr::Select(c, a, b) => expr_any(c, pred) || expr_any(a, pred) || expr_any(b, pred),
-    }
-}
-
-pub(crate) fn visit_expr(e: &Expr, f: &mut impl FnMut(Local)) {
-    match e {
-        Expr::Var(v) => f(*v),
-        Expr::Param(_) | Expr::Usize(_) | Expr::Bool(_) | Expr::Value(_) | Expr::NewScratch => {}
+        | Expr::NewScratch => {}
         Expr::Binary(_, a, b)
         | Expr::Index(a, b)
         | Expr::Min(a, b)
         | Expr::Pair(a, b)
         | Expr::Lane(a, b) => {
-            visit_expr(a, f);
-            visit_expr(b, f);
+            f(a);
+            f(b);
         }
         Expr::Neg(a)
         | Expr::Not(a)
         | Expr::Deref(a)
         | Expr::Try(a)
         | Expr::NewWorkspace(_, a)
-        | Expr::Repeat(a, _) => visit_expr(a, f),
+        | Expr::Repeat(a, _) => f(a),
         Expr::Call(r, _, args) => {
-            visit_expr(r, f);
-            args.iter().for_each(|a| visit_expr(a, f));
+            f(r);
+            args.iter().for_each(f);
         }
         Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
-            args.iter().for_each(|a| visit_expr(a, f))
+            args.iter().for_each(f)
         }
         Expr::Select(c, a, b) => {
-            visit_expr(c, f);
-            visit_expr(a, f);
-            visit_expr(b, f);
+            f(c);
+            f(a);
+            f(b);
+        }
+    }
+}
+
+/// [`for_each_child`] with mutable operands.
+fn for_each_child_mut(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
+    match e {
+        Expr::Var(_)
+        | Expr::Param(_)
+        | Expr::Usize(_)
+        | Expr::Bool(_)
+        | Expr::Value(_)
+        | Expr::NewScratch => {}
+        Expr::Binary(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Min(a, b)
+        | Expr::Pair(a, b)
+        | Expr::Lane(a, b) => {
+            f(a);
+            f(b);
+        }
+        Expr::Neg(a)
+        | Expr::Not(a)
+        | Expr::Deref(a)
+        | Expr::Try(a)
+        | Expr::NewWorkspace(_, a)
+        | Expr::Repeat(a, _) => f(a),
+        Expr::Call(r, _, args) => {
+            f(r);
+            args.iter_mut().for_each(f);
+        }
+        Expr::Runtime(_, args) | Expr::Slice(args) | Expr::Apply(_, args) => {
+            args.iter_mut().for_each(f)
+        }
+        Expr::Select(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
         }
     }
 }

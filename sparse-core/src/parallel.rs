@@ -662,7 +662,7 @@ fn task(
     body: Vec<Stmt>,
 ) -> Stmt {
     let mut task: Vec<Stmt> = fill.into_iter().collect();
-    let rows = body.into_iter().map(|s| offsets(s, t)).collect();
+    let rows = offsets(body, t);
     task.push(Stmt::For(var, lo, hi, rows));
     Stmt::Rows(t, split, task)
 }
@@ -887,54 +887,15 @@ fn is_vals(e: &Expr, t: TensorId) -> bool {
     matches!(e, Expr::Var(Local::Vals(u)) if *u == t)
 }
 
-/// The statement with every position `p` into output `t`'s values made `p - row_base`.
-fn offsets(s: Stmt, t: TensorId) -> Stmt {
-    let block = |b: Vec<Stmt>| b.into_iter().map(|s| offsets(s, t)).collect();
-    let e = |e: Expr| offset_expr(e, t);
-    match s {
-        Stmt::Let(l, m, v) => Stmt::Let(l, m, e(v)),
-        Stmt::LetPair(a, b, m, v) => Stmt::LetPair(a, b, m, e(v)),
-        Stmt::Assign(target, op, v) => Stmt::Assign(e(target), op, e(v)),
-        Stmt::For(l, lo, hi, b) => Stmt::For(l, e(lo), e(hi), block(b)),
-        Stmt::While(c, b) => Stmt::While(e(c), block(b)),
-        Stmt::If(c, a, b) => Stmt::If(e(c), block(a), block(b)),
-        Stmt::Block(n, b) => Stmt::Block(n, block(b)),
-        Stmt::Rows(u, split, b) => Stmt::Rows(u, split.map(e), block(b)),
-        s @ (Stmt::Expr(_) | Stmt::Exit(_)) => s,
-    }
-}
-
-fn offset_expr(e: Expr, t: TensorId) -> Expr {
-    let f = |e: Box<Expr>| Box::new(offset_expr(*e, t));
-    let all = |v: Vec<Expr>| v.into_iter().map(|e| offset_expr(e, t)).collect();
-    match e {
+/// The statements with every position `p` into output `t`'s values made `p - row_base`.
+fn offsets(body: Vec<Stmt>, t: TensorId) -> Vec<Stmt> {
+    ir::map_exprs(body, &mut |e| match e {
         Expr::Index(base, at) if is_vals(&base, t) => {
-            let at = ir::bin(Op::Sub, offset_expr(*at, t), ir::var(Local::RowBase));
+            let at = ir::bin(Op::Sub, *at, ir::var(Local::RowBase));
             Expr::Index(base, Box::new(at))
         }
-        Expr::Binary(op, a, b) => Expr::Binary(op, f(a), f(b)),
-        Expr::Index(a, b) => Expr::Index(f(a), f(b)),
-        Expr::Min(a, b) => Expr::Min(f(a), f(b)),
-        Expr::Pair(a, b) => Expr::Pair(f(a), f(b)),
-        Expr::Lane(a, b) => Expr::Lane(f(a), f(b)),
-        Expr::Repeat(a, n) => Expr::Repeat(f(a), n),
-        Expr::Neg(a) => Expr::Neg(f(a)),
-        Expr::Not(a) => Expr::Not(f(a)),
-        Expr::Deref(a) => Expr::Deref(f(a)),
-        Expr::Try(a) => Expr::Try(f(a)),
-        Expr::NewWorkspace(k, a) => Expr::NewWorkspace(k, f(a)),
-        Expr::Call(recv, m, args) => Expr::Call(f(recv), m, all(args)),
-        Expr::Runtime(n, args) => Expr::Runtime(n, all(args)),
-        Expr::Slice(args) => Expr::Slice(all(args)),
-        Expr::Apply(c, args) => Expr::Apply(c, all(args)),
-        Expr::Select(c, a, b) => Expr::Select(f(c), f(a), f(b)),
-        leaf @ (Expr::Var(_)
-        | Expr::Param(_)
-        | Expr::Usize(_)
-        | Expr::Bool(_)
-        | Expr::Value(_)
-        | Expr::NewScratch) => leaf,
-    }
+        other => other,
+    })
 }
 
 #[cfg(test)]

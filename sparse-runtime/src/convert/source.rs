@@ -351,10 +351,9 @@ impl<'a, I: Index, V: Value> CoordinateArrays<'a, I, V> {
                 });
             }
         }
-        for (m, (mode, &size)) in coords.iter().zip(shape).enumerate() {
+        for (mode, &size) in coords.iter().zip(shape) {
             if let Some(k) = mode.iter().position(|c| c.to_usize() >= size) {
                 let coordinate = coords.iter().map(|mode| mode[k].to_usize()).collect();
-                debug_assert!(coords[m][k].to_usize() >= size);
                 return Err(Error::CoordinateOutOfBounds {
                     coordinate,
                     shape: shape.to_vec(),
