@@ -259,10 +259,16 @@ fn read_convert_compute_as_in_readme() -> Result<(), Error> {
     Ok(())
 }
 
-/// README's "Every tensor type has ..." example: iter, row, pruned, same_values, Display.
+/// README's "Every tensor type has ..." example: from_coordinate_arrays, iter, row, pruned,
+/// same_values, Display.
 #[test]
 fn everyday_tensor_api() -> Result<(), Error> {
     let a = Csr::<f64>::from_entries(&[2, 3], [([0, 2], 1.5), ([1, 0], 0.0), ([1, 2], -2.0)])?;
+    let (rows, cols, vals) = ([1u32, 0, 1], [2u32, 2, 0], [-2.0, 1.5, 0.0]);
+    assert_eq!(
+        Csr::from_coordinate_arrays(&[2, 3], &[&rows, &cols], &vals)?,
+        a
+    );
     let mut sum = 0.0;
     let mut seen = Vec::new();
     for (c, v) in a.iter() {
