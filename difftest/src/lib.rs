@@ -848,9 +848,18 @@ fn install_hook() {
     });
 }
 
+/// Runs `f` on this thread with every parallel loop kept serial
+/// (`sparse_runtime::parallel::with_min_rows(usize::MAX, ..)`), and folds in chunks of one
+/// iteration, as [`in_parallel`] folds them: a fold's float sum depends on its chunks (never
+/// on the threads), so the two runs must agree bit for bit.
+pub fn in_serial<R>(f: impl FnOnce() -> R) -> R {
+    use sparse_runtime::parallel::{with_fold_chunk, with_min_rows};
+    with_min_rows(usize::MAX, || with_fold_chunk(1, f))
+}
+
 /// Runs `f` in a pool of three threads, with parallel loops split at every row
-/// (`sparse_runtime::parallel::with_min_rows(1, ..)`), so that small kernels run their rows
-/// on several threads too.
+/// (`sparse_runtime::parallel::with_min_rows(1, ..)`) and folds at every iteration
+/// (`with_fold_chunk(1, ..)`), so that small kernels run their rows on several threads too.
 pub fn in_parallel<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
     let pool = POOL.get_or_init(|| {
@@ -859,7 +868,8 @@ pub fn in_parallel<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             .build()
             .expect("a pool of three threads")
     });
-    pool.install(|| sparse_runtime::parallel::with_min_rows(1, f))
+    use sparse_runtime::parallel::{with_fold_chunk, with_min_rows};
+    pool.install(|| with_min_rows(1, || with_fold_chunk(1, f)))
 }
 
 /// Runs `f`, turning a panic into `Err(message with location)`.

@@ -8,7 +8,7 @@
 //! mixed-site span, out of reach of user identifiers.
 
 use crate::format::Borrow;
-use crate::ir::{visit_locals, Assign, Expr, Local, Op, Split, Stmt, ValueConst};
+use crate::ir::{visit_locals, Assign, Expr, Fold, Local, Op, Split, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
 use crate::signature::{is_float, is_primitive, is_unsigned};
@@ -138,7 +138,10 @@ pub fn kernel_fn_as(
     // coordinates never decrease along its segment, so every position of the task has its
     // coordinate `i` in the task's rows. The runtime reads a coordinate
     // (`pos_access_unchecked`) only at positions in the root segment `p..end` that
-    // `pos_bounds` gave (`parallel_positions`' contract).
+    // `pos_bounds` gave (`parallel_positions`' contract). A parallel fold (`parallel_fold`)
+    // runs its loop's body for iterations `chunk_lo..chunk_hi`, consecutive chunks of the
+    // loop's own range `lo..hi` (`parallel_fold`'s contract), so every iteration it runs is
+    // one the serial loop runs, with the same bindings.
     let body = quote! {
         unsafe {
             #bindings
@@ -841,6 +844,34 @@ impl Emitter<'_> {
                 quote! { break #label; }
             }
             Stmt::Rows(t, split, body) => self.parallel_rows(*t, split, body),
+            Stmt::Fold(fold, body) => self.parallel_fold(fold, body),
+        }
+    }
+
+    /// A parallel fold (`crate::reduction`): a call of the runtime's `parallel_fold` with the
+    /// temporary's value as the start of every chunk, a closure combining two chunks' values
+    /// by the loop's own update, and the chunk as a `move` closure whose parameter shadows
+    /// the temporary with the chunk's own. As in [`Emitter::parallel_rows`], the chunk's
+    /// body takes the value arrays as slice arguments again.
+    fn parallel_fold(&self, fold: &Fold, body: &[Stmt]) -> TokenStream {
+        let v = &self.kernel.value_type;
+        let acc = self.local(fold.acc);
+        let partial = self.local(Local::Partial);
+        let [lo, hi] = [Local::ChunkLo, Local::ChunkHi].map(|l| self.local(l));
+        let [first, end, combine] = fold.exprs().map(|e| self.expr(e, 0));
+        let body = self.disjoint_slices(self.block(body));
+        quote! {
+            #acc = ::sparse_runtime::__private::parallel_fold(
+                #acc,
+                (#first, #end),
+                |#acc: #v, #partial: #v| -> #v { #combine },
+                move |#lo: usize, #hi: usize, mut #acc: #v|
+                    -> ::core::result::Result<#v, ::sparse_runtime::Error>
+                {
+                    #body
+                    ::core::result::Result::Ok(#acc)
+                },
+            )?;
         }
     }
 

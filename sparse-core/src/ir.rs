@@ -96,6 +96,13 @@ pub enum Local {
     /// The sum of a loop's varying factors, multiplied by its invariant ones after the loop
     /// (`crate::precompute`): a value, or an array as long as the register block.
     Precomputed,
+    /// The first iteration of a chunk of a parallel [`Stmt::Fold`].
+    ChunkLo,
+    /// The end of the iterations of a chunk of a parallel [`Stmt::Fold`].
+    ChunkHi,
+    /// The partial value of a chunk of a parallel fold, combined into the fold's temporary
+    /// ([`Fold::combine`]).
+    Partial,
 }
 
 /// Operators of index and value arithmetic.
@@ -260,6 +267,48 @@ pub enum Stmt {
     /// for rows [`Local::RowLo`]`..`[`Local::RowHi`], and inside it the output's values are
     /// those rows' alone, its positions offsets from [`Local::RowBase`] (`crate::parallel`).
     Rows(TensorId, Split, Vec<Stmt>),
+    /// A fold of a scalar temporary over the iterations of a loop, split by the runtime's
+    /// `parallel_fold` into chunks of consecutive iterations (`crate::reduction`): `body`
+    /// runs once per chunk, for iterations [`Local::ChunkLo`]`..`[`Local::ChunkHi`], folding
+    /// into its own copy of the temporary, which starts from the temporary's value before
+    /// the loop (the fold's start); the chunks' values are then combined in order.
+    Fold(Fold, Vec<Stmt>),
+}
+
+/// What a [`Stmt::Fold`] folds, and how its chunks' values combine.
+#[derive(Clone, Debug)]
+pub struct Fold {
+    /// The temporary folded into ([`Local::Temp`]).
+    pub acc: Local,
+    /// The first iteration of the loop.
+    pub lo: Expr,
+    /// The end of its iterations.
+    pub hi: Expr,
+    /// The temporary's value with a chunk's value [`Local::Partial`] folded in, by the
+    /// loop's own update (`acc + partial`, `f(acc, partial)`).
+    pub combine: Expr,
+}
+
+impl Fold {
+    /// Its expressions, in order.
+    pub fn exprs(&self) -> [&Expr; 3] {
+        [&self.lo, &self.hi, &self.combine]
+    }
+
+    /// The locals it reads.
+    pub fn visit(&self, f: &mut impl FnMut(Local)) {
+        self.exprs().into_iter().for_each(|e| visit_expr(e, f));
+    }
+
+    /// The fold with `g` applied to each expression.
+    pub fn map(self, mut g: impl FnMut(Expr) -> Expr) -> Fold {
+        Fold {
+            acc: self.acc,
+            lo: g(self.lo),
+            hi: g(self.hi),
+            combine: g(self.combine),
+        }
+    }
 }
 
 /// What a parallel [`Stmt::Rows`] splits into tasks.
@@ -412,9 +461,11 @@ pub fn visit_stmts(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
     for s in body {
         f(s);
         match s {
-            Stmt::For(_, _, _, b) | Stmt::While(_, b) | Stmt::Block(_, b) | Stmt::Rows(_, _, b) => {
-                visit_stmts(b, f)
-            }
+            Stmt::For(_, _, _, b)
+            | Stmt::While(_, b)
+            | Stmt::Block(_, b)
+            | Stmt::Rows(_, _, b)
+            | Stmt::Fold(_, b) => visit_stmts(b, f),
             Stmt::If(_, a, b) => {
                 visit_stmts(a, f);
                 visit_stmts(b, f);
@@ -467,6 +518,10 @@ fn map_stmt_exprs(s: Stmt, f: &mut impl FnMut(Expr) -> Expr) -> Stmt {
         Stmt::Rows(t, split, b) => {
             let split = split.map(|e| map_expr(e, f));
             Stmt::Rows(t, split, map_exprs(b, f))
+        }
+        Stmt::Fold(fold, b) => {
+            let fold = fold.map(|e| map_expr(e, f));
+            Stmt::Fold(fold, map_exprs(b, f))
         }
         Stmt::Exit(n) => Stmt::Exit(n),
     }
@@ -671,6 +726,20 @@ impl Printer<'_, '_> {
                 self.block(body, depth + 1)?;
                 writeln!(self.f, "{pad}}}")
             }
+            Stmt::Fold(fold, body) => {
+                let (lo, hi, acc) = (
+                    self.expr(&fold.lo),
+                    self.expr(&fold.hi),
+                    self.name(Some(&fold.acc)),
+                );
+                let combine = self.expr(&fold.combine);
+                writeln!(
+                    self.f,
+                    "{pad}parallel fold of {acc} over {lo}..{hi}, combining {acc} = {combine} {{"
+                )?;
+                self.block(body, depth + 1)?;
+                writeln!(self.f, "{pad}}}")
+            }
         }
     }
 
@@ -760,6 +829,7 @@ fn prune_block(stmts: Vec<Stmt>) -> (Vec<Stmt>, HashSet<Local>) {
             }
             Stmt::For(v, lo, hi, body) => Stmt::For(v, lo, hi, prune_nested(body, &mut live)),
             Stmt::Rows(t, rows, body) => Stmt::Rows(t, rows, prune_nested(body, &mut live)),
+            Stmt::Fold(fold, body) => Stmt::Fold(fold, prune_nested(body, &mut live)),
             Stmt::While(c, body) => Stmt::While(c, prune_nested(body, &mut live)),
             Stmt::Block(n, body) => Stmt::Block(n, prune_nested(body, &mut live)),
             Stmt::If(c, t, e) => {
@@ -797,6 +867,7 @@ fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
         }
         Stmt::While(c, _) | Stmt::If(c, _, _) => visit_expr(c, f),
         Stmt::Rows(_, split, _) => split.visit(f),
+        Stmt::Fold(fold, _) => fold.visit(f),
         Stmt::Block(..) | Stmt::Exit(_) => {}
     }
 }
@@ -814,6 +885,11 @@ fn stmt_uses(stmt: &Stmt, name: Local) -> bool {
             split.visit(&mut |l| found |= l == name);
             found || block_uses(body, name)
         }
+        Stmt::Fold(fold, body) => {
+            let mut found = false;
+            fold.visit(&mut |l| found |= l == name);
+            found || block_uses(body, name)
+        }
         Stmt::If(c, t, e) => expr_uses(c, name) || block_uses(t, name) || block_uses(e, name),
         Stmt::Block(_, body) => block_uses(body, name),
         Stmt::Exit(_) => false,
@@ -827,7 +903,8 @@ pub fn exits(stmts: &[Stmt], n: usize) -> bool {
         Stmt::For(_, _, _, body)
         | Stmt::While(_, body)
         | Stmt::Block(_, body)
-        | Stmt::Rows(_, _, body) => exits(body, n),
+        | Stmt::Rows(_, _, body)
+        | Stmt::Fold(_, body) => exits(body, n),
         Stmt::If(_, t, e) => exits(t, n) || exits(e, n),
         _ => false,
     })
@@ -889,6 +966,13 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
                 split.visit(f);
                 visit_locals(body, f);
             }
+            Stmt::Fold(fold, body) => {
+                [Local::ChunkLo, Local::ChunkHi, Local::Partial]
+                    .into_iter()
+                    .for_each(&mut *f);
+                fold.visit(f);
+                visit_locals(body, f);
+            }
         }
     }
 }
@@ -908,6 +992,9 @@ pub fn any_expr(stmts: &[Stmt], pred: &mut impl FnMut(&Expr) -> bool) -> bool {
         Stmt::Exit(_) => false,
         Stmt::Rows(_, split, body) => {
             split.exprs().into_iter().any(|e| expr_any(e, pred)) || any_expr(body, pred)
+        }
+        Stmt::Fold(fold, body) => {
+            fold.exprs().into_iter().any(|e| expr_any(e, pred)) || any_expr(body, pred)
         }
     })
 }

@@ -62,6 +62,7 @@ fn stmt(is_locate: &IsContiguousLocate, s: Stmt) -> Stmt {
         }
         Stmt::Block(n, b) => Stmt::Block(n, block(is_locate, b)),
         Stmt::Rows(t, split, b) => Stmt::Rows(t, split, block(is_locate, b)),
+        Stmt::Fold(fold, b) => Stmt::Fold(fold, block(is_locate, b)),
         other => other,
     }
 }

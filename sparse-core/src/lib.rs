@@ -25,6 +25,7 @@ pub mod names;
 pub mod notation;
 pub mod parallel;
 pub mod precompute;
+pub mod reduction;
 pub mod register_block;
 pub mod schedule;
 pub mod sequence;
@@ -257,6 +258,7 @@ pub fn compile_with(
         if schedule.serial.is_none() {
             body = parallel::rows(&kernel, body);
             body = parallel::appended(&kernel, body);
+            body = reduction::folds(&kernel, body);
         }
         body = lanes::positions(&kernel, strip_mine::strips(body));
         let compute = match &schedule.compute {

@@ -113,6 +113,9 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Strip => "strip".into(),
         Local::StripLane => "strip_lane".into(),
         Local::Precomputed => "pre".into(),
+        Local::Partial => "partial".into(),
+        Local::ChunkLo => "chunk_lo".into(),
+        Local::ChunkHi => "chunk_hi".into(),
     }
 }
 

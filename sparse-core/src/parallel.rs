@@ -215,7 +215,8 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     };
     let (root, loop_at) = match (body.get(at), body.get(at + 1)) {
         (Some(Stmt::For(var, lo, hi, loop_body)), _)
-            if row_loop(*var, lo, hi, v) && independent_with(loop_body, t, *var, *var, writes) =>
+            if row_loop(*var, lo, hi, v)
+                && independent_with(loop_body, t, *var, *var, writes.clone()) =>
         {
             (None, at)
         }
@@ -680,8 +681,8 @@ fn row_loop(var: Local, lo: &Expr, hi: &Expr, v: VarId) -> bool {
 }
 
 /// How an iteration may write the output.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Writes {
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Writes {
     /// By index into its values, at positions under the iteration's row.
     Indexed,
     /// Only through the compute-only counter: `stored = store_next(vals, stored, v)?`.
@@ -693,6 +694,65 @@ enum Writes {
     /// As [`Writes::Appended`], through a dense accumulator of the task's own: adding to it,
     /// sorting, reading its keys and values (all of them), clearing it.
     Accumulated,
+    /// Not at all: the iteration only folds a term into temporary `acc`, by `update`
+    /// (`crate::reduction`), and may leave the fold's block when `acc` equals a constant.
+    Folded {
+        /// The temporary ([`Local::Temp`]).
+        acc: Local,
+        /// How each term is folded in.
+        update: Update,
+        /// The blocks the loop body holds (its own reductions' early exits may leave them).
+        blocks: HashSet<usize>,
+    },
+}
+
+/// How a fold's iteration folds a term into its temporary `acc`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Update {
+    /// `acc += term`
+    Add,
+    /// `acc = f(acc, term)`
+    Apply(ir::Callee),
+}
+
+impl Update {
+    /// The update's term, if `s` is an update of `acc` of this kind.
+    pub(crate) fn term(self, s: &Stmt, acc: Local) -> Option<&Expr> {
+        let Stmt::Assign(Expr::Var(l), op, value) = s else {
+            return None;
+        };
+        if *l != acc {
+            return None;
+        }
+        match (self, op, value) {
+            (Update::Add, ir::Assign::Add, term) => Some(term),
+            (Update::Apply(f), ir::Assign::Set, Expr::Apply(g, args)) if f == *g => match &args[..]
+            {
+                [a, term] if is_var(a, acc) => Some(term),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The kind of update `s` is, if it updates `acc` by a fold.
+    pub(crate) fn of(s: &Stmt, acc: Local) -> Option<Update> {
+        let update = match s {
+            Stmt::Assign(_, ir::Assign::Add, _) => Update::Add,
+            Stmt::Assign(_, ir::Assign::Set, Expr::Apply(f, _)) => Update::Apply(*f),
+            _ => return None,
+        };
+        update.term(s, acc).is_some().then_some(update)
+    }
+
+    /// `acc` with `partial` folded in by the same update.
+    pub(crate) fn combine(self, acc: Local, partial: Local) -> Expr {
+        let (acc, partial) = (ir::var(acc), ir::var(partial));
+        match self {
+            Update::Add => ir::bin(Op::Add, acc, partial),
+            Update::Apply(f) => Expr::Apply(f, vec![acc, partial]),
+        }
+    }
 }
 
 /// Whether an iteration of a loop binding `var` writes only its row of output `t` and
@@ -702,6 +762,19 @@ fn independent(body: &[Stmt], t: TensorId, var: Local) -> bool {
 }
 
 fn independent_with(body: &[Stmt], t: TensorId, var: Local, row: Local, writes: Writes) -> bool {
+    iterations_independent(body, Some(t), var, row, writes)
+}
+
+/// Whether an iteration of a loop binding `var` (over rows `row` of output `t`, if the
+/// output is a tensor) writes only what `writes` allows and locals it binds, and reads no
+/// local that another iteration could write.
+pub(crate) fn iterations_independent(
+    body: &[Stmt],
+    t: Option<TensorId>,
+    var: Local,
+    row: Local,
+    writes: Writes,
+) -> bool {
     let mut bound = HashSet::from([var]);
     bound_locals(body, &mut bound);
     let scope = Scope {
@@ -716,7 +789,7 @@ fn independent_with(body: &[Stmt], t: TensorId, var: Local, row: Local, writes: 
 /// What an iteration of a loop over the output's rows (`row`, the row variable) may touch:
 /// the output `t` as `writes` says, and the locals `bound`.
 struct Scope {
-    t: TensorId,
+    t: Option<TensorId>,
     row: Local,
     bound: HashSet<Local>,
     writes: Writes,
@@ -734,7 +807,9 @@ pub(crate) fn bound_locals(body: &[Stmt], out: &mut HashSet<Local>) {
                 out.insert(*l);
                 bound_locals(b, out);
             }
-            Stmt::While(_, b) | Stmt::Block(_, b) | Stmt::Rows(_, _, b) => bound_locals(b, out),
+            Stmt::While(_, b) | Stmt::Block(_, b) | Stmt::Rows(_, _, b) | Stmt::Fold(_, b) => {
+                bound_locals(b, out)
+            }
             Stmt::If(_, a, b) => {
                 bound_locals(a, out);
                 bound_locals(b, out);
@@ -748,6 +823,17 @@ impl Scope {
     fn stmt_ok(&self, s: &Stmt) -> bool {
         let block_ok = |b: &[Stmt]| b.iter().all(|s| self.stmt_ok(s));
         let expr_ok = |e: &Expr| self.expr_ok(e);
+        if let Writes::Folded { acc, update, .. } = &self.writes {
+            if let Some(term) = update.term(s, *acc) {
+                return expr_ok(term);
+            }
+            // The early exit of the fold, or of a reduction inside the loop.
+            if let Stmt::If(Expr::Binary(Op::Eq, a, c), then, otherwise) = s {
+                if is_var(a, *acc) {
+                    return expr_ok(c) && block_ok(then) && block_ok(otherwise);
+                }
+            }
+        }
         match s {
             Stmt::Let(_, _, e) | Stmt::LetPair(_, _, _, e) => expr_ok(e),
             Stmt::Assign(Expr::Var(Local::Stored), ir::Assign::Set, value)
@@ -770,10 +856,13 @@ impl Scope {
             Stmt::While(c, b) => expr_ok(c) && block_ok(b),
             Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
             Stmt::Block(_, b) => block_ok(b),
-            Stmt::Exit(_) => true,
+            Stmt::Exit(n) => match &self.writes {
+                Writes::Folded { acc, blocks, .. } => *acc == Local::Temp(*n) || blocks.contains(n),
+                _ => true,
+            },
             Stmt::Expr(e) if self.appending() => self.appends(e) || self.accumulates(e),
             // An effect (an assembly or scratch call), or a nested parallel loop.
-            Stmt::Expr(_) | Stmt::Rows(..) => false,
+            Stmt::Expr(_) | Stmt::Rows(..) | Stmt::Fold(..) => false,
         }
     }
 
@@ -784,7 +873,7 @@ impl Scope {
             return None;
         };
         match &args[..] {
-            [vals, Expr::Var(Local::Stored), v] if is_vals(vals, self.t) => Some(v),
+            [vals, Expr::Var(Local::Stored), v] if self.is_output_vals(vals) => Some(v),
             _ => None,
         }
     }
@@ -793,7 +882,8 @@ impl Scope {
     /// segment's parent must be the row itself (a task rebases it), and the output's first
     /// level is read nowhere (its positions are the whole output's).
     fn appends(&self, e: &Expr) -> bool {
-        let level = Local::Level(self.t, 1);
+        let Some(t) = self.t else { return false };
+        let level = Local::Level(t, 1);
         match e {
             Expr::Call(r, "append_coord" | "append_coords", args) if is_var(r, level) => {
                 args.iter().all(|a| self.expr_ok(a))
@@ -802,7 +892,7 @@ impl Scope {
                 args.first().is_some_and(|p| is_var(p, self.row))
                     && args.iter().all(|a| self.expr_ok(a))
             }
-            Expr::Call(r, "push" | "extend", args) if is_vals(r, self.t) => {
+            Expr::Call(r, "push" | "extend", args) if is_vals(r, t) => {
                 args.iter().all(|a| self.expr_ok(a))
             }
             _ => false,
@@ -828,7 +918,17 @@ impl Scope {
 
     /// Whether the output's values may be indexed here (`base` is them).
     fn indexed(&self, base: &Expr) -> bool {
-        self.writes == Writes::Indexed && is_vals(base, self.t)
+        self.writes == Writes::Indexed && self.is_output_vals(base)
+    }
+
+    /// Whether `e` is the output's values.
+    fn is_output_vals(&self, e: &Expr) -> bool {
+        self.t.is_some_and(|t| is_vals(e, t))
+    }
+
+    /// Whether `e` is level `k` of the output.
+    fn is_output_level(&self, e: &Expr, k: usize) -> bool {
+        self.t.is_some_and(|t| is_var(e, Local::Level(t, k)))
     }
 
     /// Whether an expression reads only the iteration's own locals, read-only shared ones,
@@ -844,9 +944,9 @@ impl Scope {
                 args.is_empty()
             }
             // The output's first level, while its rows are assembled apart.
-            Expr::Var(Local::Level(u, 0)) if *u == self.t && apart => false,
+            Expr::Var(Local::Level(u, 0)) if Some(*u) == self.t && apart => false,
             // Its last level, only for the task's own `len()`, a segment's bound.
-            Expr::Call(r, m, args) if apart && is_var(r, Local::Level(self.t, 1)) => {
+            Expr::Call(r, m, args) if apart && self.is_output_level(r, 1) => {
                 *m == "len" && args.is_empty()
             }
             Expr::Var(l) => self.bound.contains(l) || shared_read_only(*l, self.t),
@@ -871,10 +971,10 @@ impl Scope {
 
 /// Locals bound outside the loop that every iteration may read: sizes, level structs and
 /// the inputs' value arrays. The output's values only by index (`expr_ok`).
-fn shared_read_only(l: Local, t: TensorId) -> bool {
+fn shared_read_only(l: Local, t: Option<TensorId>) -> bool {
     match l {
         Local::Dim(_) | Local::Level(..) => true,
-        Local::Vals(u) => u != t,
+        Local::Vals(u) => Some(u) != t,
         _ => false,
     }
 }

@@ -65,6 +65,7 @@ fn stmt(s: Stmt) -> Vec<Stmt> {
         Stmt::If(c, a, b) => vec![Stmt::If(c, factor(a), factor(b))],
         Stmt::Block(n, b) => vec![Stmt::Block(n, factor(b))],
         Stmt::Rows(t, n, b) => vec![Stmt::Rows(t, n, factor(b))],
+        Stmt::Fold(fold, b) => vec![Stmt::Fold(fold, factor(b))],
         other => vec![other],
     }
 }

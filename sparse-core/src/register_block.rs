@@ -191,6 +191,7 @@ impl Output {
             Stmt::If(c, a, b) => Stmt::If(c, block(a), block(b)),
             Stmt::Block(n, b) => Stmt::Block(n, block(b)),
             Stmt::Rows(t, n, b) => Stmt::Rows(t, n, block(b)),
+            Stmt::Fold(fold, b) => Stmt::Fold(fold, block(b)),
             other => other,
         }
     }
@@ -280,9 +281,12 @@ impl Output {
                 e(c) && self.block_ok(a, scope, depth, rows) && self.block_ok(b, scope, depth, rows)
             }
             // Another write, an effect, an early exit, or a parallel loop.
-            Stmt::Assign(..) | Stmt::Expr(_) | Stmt::Block(..) | Stmt::Exit(_) | Stmt::Rows(..) => {
-                false
-            }
+            Stmt::Assign(..)
+            | Stmt::Expr(_)
+            | Stmt::Block(..)
+            | Stmt::Exit(_)
+            | Stmt::Rows(..)
+            | Stmt::Fold(..) => false,
         }
     }
 
@@ -337,7 +341,9 @@ impl Output {
             Stmt::Assign(t, _, v) => !matches!(t, Expr::Var(_)) || e(t) || e(v),
             Stmt::For(_, lo, hi, _) => e(lo) || e(hi),
             Stmt::While(c, _) | Stmt::If(c, _, _) => e(c),
-            Stmt::Expr(_) | Stmt::Block(..) | Stmt::Exit(_) | Stmt::Rows(..) => true,
+            Stmt::Expr(_) | Stmt::Block(..) | Stmt::Exit(_) | Stmt::Rows(..) | Stmt::Fold(..) => {
+                true
+            }
         }
     }
 

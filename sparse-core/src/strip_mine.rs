@@ -31,6 +31,7 @@ fn stmt(s: Stmt) -> Vec<Stmt> {
         Stmt::If(c, a, b) => vec![Stmt::If(c, strips(a), strips(b))],
         Stmt::Block(n, b) => vec![Stmt::Block(n, strips(b))],
         Stmt::Rows(t, n, b) => vec![Stmt::Rows(t, n, strips(b))],
+        Stmt::Fold(fold, b) => vec![Stmt::Fold(fold, strips(b))],
         other => vec![other],
     }
 }
@@ -38,14 +39,16 @@ fn stmt(s: Stmt) -> Vec<Stmt> {
 /// A loop over an index variable up to its dimension, with no loop inside, that is not the
 /// remainder of a register block (fewer than a strip's iterations by construction).
 fn strippable(l: Local, lo: &Expr, hi: &Expr, body: &[Stmt]) -> bool {
-    let dense = matches!((l, hi), (Local::Index(v), Expr::Var(Local::Dim(d))) if v == *d);
+    // Up to the dimension, or to the end of a parallel fold's chunk of it.
+    let dense = matches!((l, hi), (Local::Index(v), Expr::Var(Local::Dim(d))) if v == *d)
+        || matches!((l, hi), (Local::Index(_), Expr::Var(Local::ChunkHi)));
     let remainder = matches!(lo, Expr::Var(Local::BlockStart));
     dense && !remainder && !has_loop(body)
 }
 
 fn has_loop(body: &[Stmt]) -> bool {
     body.iter().any(|s| match s {
-        Stmt::For(..) | Stmt::While(..) | Stmt::Rows(..) => true,
+        Stmt::For(..) | Stmt::While(..) | Stmt::Rows(..) | Stmt::Fold(..) => true,
         Stmt::If(_, a, b) => has_loop(a) || has_loop(b),
         Stmt::Block(_, b) => has_loop(b),
         _ => false,

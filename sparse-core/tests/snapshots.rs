@@ -345,3 +345,22 @@ fn only_float_kernels_are_precomputed() {
     assert!(!mttkrp("i64").contains("let mut pre"));
     assert!(!mttkrp("u8").contains("let mut pre"));
 }
+
+/// A scalar output folds its outermost loop in parallel chunks (`crate::reduction`): each
+/// chunk merges its rows of the two operands into a sum of its own, combined in order.
+#[test]
+fn inner_product_folds_in_chunks() {
+    insta::assert_snapshot!(generated(
+        "pub fn frobenius(d: &mut f64, a: &Csr<f64>, b: &Csr<f64>) { d = a(i, j) * b(i, j) }"
+    ));
+}
+
+/// A fold by `or` with its early exit: each chunk leaves its own loop once its value is 1.
+#[test]
+fn any_folds_in_chunks_with_an_early_exit() {
+    insta::assert_snapshot!(generated(
+        "pub fn overlap(d: &mut u8, a: &Csr<u8>, b: &Csr<u8>) {
+            d = any[i](any[j](and(a(i, j), b(i, j))))
+        }"
+    ));
+}

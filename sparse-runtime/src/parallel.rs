@@ -9,6 +9,15 @@
 //! it, in the same order, so results are the same bit for bit with any number of threads,
 //! floating-point sums included.
 //!
+//! A kernel whose output is a scalar (an inner product, a norm, a `min`) folds its outermost
+//! loop in chunks of [`fold_chunk`] consecutive iterations, run in parallel, and combines the
+//! chunks' values in order. The chunks' length is fixed (4096 iterations), not a share of the
+//! threads, so the result is the same with any number of threads and without the feature;
+//! a floating-point sum is reassociated where chunks meet (`#[schedule(parallel(never))]` or
+//! [`with_fold_chunk`]`(usize::MAX, ..)` sums in the loop's order). Integer sums and products
+//! stay serial (reassociated, a partial sum could overflow where the serial order does not);
+//! folds by `min`, `max`, `and`, `or` are exact for every value type.
+//!
 //! Which kernels run in parallel, and how to keep one serial (`#[schedule(parallel(never))]`),
 //! is in the guide's [schedules](crate::guide::schedules) chapter.
 //!
@@ -29,9 +38,72 @@ pub use counted::{
 /// comparable to the cost of handing it to another thread (a few microseconds).
 const TASK_COMPONENTS: usize = 4096;
 
+/// The iterations of one chunk of a parallel fold ([`fold_chunk`]).
+const FOLD_CHUNK: usize = 4096;
+
 thread_local! {
     /// [`with_min_rows`]'s override on this thread.
     static MIN_ROWS: Cell<Option<usize>> = const { Cell::new(None) };
+    /// [`with_fold_chunk`]'s override on this thread.
+    static FOLD_CHUNK_SET: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// The iterations of one chunk of a parallel fold (a kernel whose output is a scalar sums
+/// its outermost loop in chunks): 4096, unless [`with_fold_chunk`] says otherwise. Not a
+/// share of the threads, so a floating-point sum is the same with any number of them.
+pub fn fold_chunk() -> usize {
+    FOLD_CHUNK_SET.with(Cell::get).unwrap_or(FOLD_CHUNK).max(1)
+}
+
+/// Runs `f` with folds in chunks of `iterations` for the kernels it calls on this thread:
+/// `1` folds every iteration apart (what the differential tester does, to exercise the
+/// combination of chunks on small inputs), `usize::MAX` folds every loop in one chunk, in
+/// the serial loop's order. A floating-point sum is reassociated where chunks meet, so its
+/// last bits depend on this setting (never on the number of threads). The previous setting
+/// is restored when `f` returns or unwinds.
+///
+/// ```
+/// use sparse_runtime::prelude::*;
+///
+/// sparse_kernel! {
+///     fn dot(d: &mut f64, x: &Dense1<f64>, y: &Dense1<f64>) {
+///         d = x(i) * y(i)
+///     }
+/// }
+///
+/// let x = Dense1::from_vec(vec![1e16, 1.0, -1e16, 1.0]);
+/// let y = Dense1::from_vec(vec![1.0; 4]);
+/// let mut d = 0.0;
+/// // In order: ((1e16 + 1) - 1e16) + 1 = 1, as 1e16 + 1 rounds to 1e16.
+/// sparse_runtime::parallel::with_fold_chunk(usize::MAX, || dot(&mut d, &x, &y))?;
+/// assert_eq!(d, 1.0);
+/// // In chunks of two: (1e16 + 1) + (-1e16 + 1) = 1e16 + -1e16 = 0.
+/// sparse_runtime::parallel::with_fold_chunk(2, || dot(&mut d, &x, &y))?;
+/// assert_eq!(d, 0.0);
+/// # Ok::<(), sparse_runtime::Error>(())
+/// ```
+pub fn with_fold_chunk<R>(iterations: usize, f: impl FnOnce() -> R) -> R {
+    with_setting(&FOLD_CHUNK_SET, iterations, f)
+}
+
+/// Runs `f` with `setting` set to `value` on this thread, restoring the previous value when
+/// `f` returns or unwinds.
+fn with_setting<R>(
+    setting: &'static std::thread::LocalKey<Cell<Option<usize>>>,
+    value: usize,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore(
+        &'static std::thread::LocalKey<Cell<Option<usize>>>,
+        Option<usize>,
+    );
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            self.0.with(|m| m.set(self.1));
+        }
+    }
+    let _restore = Restore(setting, setting.with(|m| m.replace(Some(value))));
+    f()
 }
 
 /// The fewest rows of `row_len` components each that one parallel task computes: enough
@@ -65,14 +137,7 @@ pub fn min_rows(row_len: usize) -> usize {
 /// # Ok::<(), sparse_runtime::Error>(())
 /// ```
 pub fn with_min_rows<R>(rows: usize, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<usize>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            MIN_ROWS.with(|m| m.set(self.0));
-        }
-    }
-    let _restore = Restore(MIN_ROWS.with(|m| m.replace(Some(rows))));
-    f()
+    with_setting(&MIN_ROWS, rows, f)
 }
 
 /// Calls `body(lo, hi, base, vals_lo_hi)` for consecutive ranges of rows `lo..hi` covering
@@ -116,6 +181,64 @@ where
         }
     }
     body(0, rows, 0, vals)
+}
+
+/// A fold over the iterations `lo..hi` of a loop, in chunks of consecutive iterations:
+/// `body(chunk_lo, chunk_hi, start)` folds one chunk into a value starting from `start` (the
+/// fold's identity, the temporary's value before the loop), and the chunks' values are
+/// combined in order, `combine(combine(v0, v1), v2)...`. Generated code calls it for the
+/// outermost loop of a scalar reduction (`crate::guide::schedules`).
+///
+/// The chunks are [`fold_chunk`] iterations long (4096), whatever the number of threads,
+/// and they run in parallel with the feature `parallel`: a floating-point sum is
+/// reassociated at the chunks' boundaries, the same way with any number of threads, with or
+/// without the feature, so results are deterministic. A loop of at most one chunk
+/// (`with_fold_chunk(usize::MAX, ..)` makes every loop one chunk) is folded exactly as the
+/// serial loop folds it. The first `Err` (any, in parallel) is returned.
+#[doc(hidden)]
+pub fn fold<V, C, F>(
+    start: V,
+    (lo, hi): (usize, usize),
+    combine: C,
+    body: F,
+) -> Result<V, crate::Error>
+where
+    V: Copy + Send + Sync,
+    C: Fn(V, V) -> V,
+    F: Fn(usize, usize, V) -> Result<V, crate::Error> + Sync + Send,
+{
+    let n = hi.saturating_sub(lo);
+    let chunk = fold_chunk();
+    if n <= chunk {
+        return body(lo, hi, start);
+    }
+    // `k * chunk < n` for every chunk `k`, so no bound overflows.
+    let bounds = |k: usize| {
+        let first = lo + k * chunk;
+        (first, first + chunk.min(hi - first))
+    };
+    let chunks = n.div_ceil(chunk);
+    #[cfg(feature = "parallel")]
+    let values: Vec<V> = {
+        use rayon::prelude::*;
+        (0..chunks)
+            .into_par_iter()
+            .map(|k| {
+                let (a, b) = bounds(k);
+                body(a, b, start)
+            })
+            .collect::<Result<_, _>>()?
+    };
+    #[cfg(not(feature = "parallel"))]
+    let values: Vec<V> = (0..chunks)
+        .map(|k| {
+            let (a, b) = bounds(k);
+            body(a, b, start)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut values = values.into_iter();
+    let first = values.next().unwrap_or(start);
+    Ok(values.fold(first, combine))
 }
 
 /// [`rows`] for a loop over the positions `lo..hi` of a sparse level whose coordinates are the
@@ -543,6 +666,72 @@ mod tests {
             }
             Ok(())
         })
+    }
+
+    /// A fold of `i * i` over `lo..hi` in chunks, recording each chunk it was given.
+    fn squares(lo: usize, hi: usize) -> (u64, Vec<(usize, usize)>) {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let sum = super::fold(
+            0u64,
+            (lo, hi),
+            |a, b| a + b,
+            |a, b, start| {
+                seen.lock().unwrap().push((a, b));
+                Ok((a..b).fold(start, |s, i| s + (i * i) as u64))
+            },
+        )
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        (sum, seen)
+    }
+
+    #[test]
+    fn a_fold_covers_its_iterations_in_chunks() {
+        let expected = |lo: usize, hi: usize| (lo..hi).map(|i| (i * i) as u64).sum::<u64>();
+        for (lo, hi) in [
+            (0, 0),
+            (3, 3),
+            (5, 2),
+            (0, 1),
+            (0, 4096),
+            (0, 4097),
+            (7, 10_000),
+        ] {
+            let (sum, chunks) = squares(lo, hi);
+            assert_eq!(sum, expected(lo, hi.max(lo)));
+            let n = hi.saturating_sub(lo);
+            assert_eq!(chunks.len(), n.div_ceil(4096).max(1));
+            assert_eq!(chunks.first().map(|c| c.0), Some(lo));
+            assert!(chunks
+                .windows(2)
+                .all(|w| w[0].1 == w[1].0 && w[0].1 - w[0].0 == 4096));
+        }
+        let (sum, chunks) = with_fold_chunk(1, || squares(2, 9));
+        assert_eq!((sum, chunks.len()), (expected(2, 9), 7));
+        let (_, chunks) = with_fold_chunk(usize::MAX, || squares(0, 100_000));
+        assert_eq!(chunks, [(0, 100_000)]);
+    }
+
+    #[test]
+    fn chunks_combine_in_order_and_errors_come_back() {
+        // A combine that is not commutative shows the order.
+        let order = with_fold_chunk(1, || {
+            super::fold(0usize, (0, 5), |a, b| a * 10 + b, |a, _, s| Ok(s + a + 1))
+        });
+        assert_eq!(order.unwrap(), 12345);
+        let failed = with_fold_chunk(1, || {
+            super::fold(
+                0u32,
+                (0, 50),
+                |a, b| a + b,
+                |a, _, s| match a {
+                    17 => Err(uneven(a, 2)),
+                    _ => Ok(s + 1),
+                },
+            )
+        });
+        assert!(failed.is_err());
     }
 
     #[test]

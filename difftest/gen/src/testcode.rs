@@ -92,7 +92,7 @@ pub fn kernel_module(k: &Kernel, krate: &str) -> String {
 
     pub fn call(c: &mut Case<'_>) -> Result<(), Stop> {{
         {lets}
-        let serial = ::sparse_runtime::parallel::with_min_rows(usize::MAX, || {fname}({serial_args}));
+        let serial = {krate}::in_serial(|| {fname}({serial_args}));
         let r = {krate}::in_parallel(|| {fname}({args}));
         c.returned(r);
         c.serial_returned(serial);

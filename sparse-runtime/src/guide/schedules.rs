@@ -281,7 +281,8 @@
 //! `ThreadPool::install`, so `num_threads(1)` keeps a call on one thread). Each row is
 //! computed by the same operations in the same order as in the serial loop, so the result
 //! is the same bit for bit with any number of threads, floating-point sums included: there
-//! is no separate deterministic mode because none is needed. A kernel with fewer rows than
+//! is no separate deterministic mode because none is needed (a scalar output's fold, below,
+//! is deterministic too, in an order of its own). A kernel with fewer rows than
 //! one task takes ([`min_rows`](crate::parallel::min_rows)) runs as the plain loop.
 //!
 //! A loop nest whose outermost loop iterates the first level of an ordered sparse input
@@ -313,15 +314,29 @@
 //! A loop that calls a function you declared (or one of its per-case bodies) is not run
 //! twice: it assembles its output serially, calling the function once per entry.
 //!
+//! A kernel whose output is a scalar (an inner product, a norm, `max[i](..)`, `any[i](..)`)
+//! folds its outermost loop in parallel: the loop's iterations (rows, or a sparse root's
+//! positions) are cut into chunks of 4096 ([`fold_chunk`](crate::parallel::fold_chunk)),
+//! each chunk folds its iterations from the reduction's identity, and the chunks' values
+//! are combined in order. The chunks do not depend on the number of threads, so the result
+//! is the same with any number of them, and without the feature `parallel`; but a
+//! floating-point sum is reassociated where chunks meet, so its last bits can differ from
+//! the loop's order, which `parallel(never)` keeps (as does
+//! [`with_fold_chunk`](crate::parallel::with_fold_chunk)`(usize::MAX, ..)`). Integer sums
+//! and products stay serial (a reassociated partial sum could overflow where the loop's
+//! order does not); folds by `min`, `max`, `and`, `or` are exact and fold in parallel for
+//! every value type. A fold that can stop early (`any` reaching 1) stops each chunk early.
+//!
 //! Kept serial today: merges over a sparse root's positions, sparse outputs of other formats
-//! or assembled through a hash workspace or a workspace of several levels, scalar outputs (a dot product), loop nests whose outermost loop
+//! or assembled through a hash workspace or a workspace of several levels, integer sums into a scalar, loop nests whose outermost loop
 //! iterates another sparse level (an unordered level, a hash table) or skips runs of a
 //! `Coo`'s rows (deduplication), and scratch arrays. `--ir` of the `sparse-kernel` CLI prints a parallel loop as
 //! `parallel rows 0..dim_i`, around the loop each task runs over its rows `row_lo..row_hi`
 //! (or `parallel rows 0..dim_i by positions p..end of level`, around the loop over a task's
 //! positions `pos_lo..pos_hi`; a compute-only variant's, `parallel rows 0..dim_i by values
 //! of level`; a sparse output's assembly, `parallel rows 0..dim_i appending level`, or
-//! `parallel rows 0..dim_i counting, then filling level` in two phases).
+//! `parallel rows 0..dim_i counting, then filling level` in two phases; a scalar's,
+//! `parallel fold of t0 over 0..dim_i`, around the loop over a chunk `chunk_lo..chunk_hi`).
 //!
 //! `#[schedule(parallel(never))]` keeps every loop of a kernel serial (for a kernel called
 //! from inside another parallel loop, say); building the runtime with
