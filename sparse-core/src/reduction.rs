@@ -25,7 +25,9 @@
 //!   annihilator (a chunk's value that reached it makes the whole fold's). Everything else
 //!   it reads is immutable during the loop (dimensions, level structs, value arrays,
 //!   parameters); anything with an effect keeps the loop serial. rustc checks this again:
-//!   the chunk closure is `Fn + Sync`.
+//!   the chunk closure is `Fn + Sync`. Each term is computed once, as in the serial loop;
+//!   combining the chunks calls the reduction's function once more per chunk boundary, on
+//!   two of its own results.
 //!
 //! Only a kernel whose output is a scalar folds in parallel (a tensor output is split by
 //! rows instead, `crate::parallel`); a reduction whose temporary also records presence
@@ -77,7 +79,10 @@ fn fold(kernel: &Kernel, before: &[Stmt], stmt: &Stmt) -> Option<Stmt> {
         return None;
     };
     let (acc, update) = update_of(body)?;
-    if exit.is_some_and(|n| Local::Temp(n) != acc) || !starts_fresh(before, acc) {
+    let Local::Temp(id) = acc else { return None };
+    // An exit of the fold's own reduction needs its label inside each chunk.
+    let labelled = exit == Some(id) || (exit.is_none() && !ir::exits(body, id));
+    if !labelled || !starts_fresh(before, acc) {
         return None;
     }
     if !reassociates(kernel, update) {

@@ -135,14 +135,9 @@ fn merge_lattices_union_intersection_and_pruning() {
 
 #[test]
 fn ir_prints_as_pseudocode() {
-    let c = compiled(
+    let text = listing(
         "fn f(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }",
     );
-    let text = sparse_core::ir::Listing {
-        stmts: &c.body,
-        names: &c.names,
-    }
-    .to_string();
     // The rows of the dense output are independent: they are split into parallel tasks, each
     // running the loop over its rows and writing them, indexed from its first row's position.
     assert!(text.starts_with("parallel rows 0..dim_i {"), "{text}");
@@ -257,4 +252,55 @@ fn scheduled_orders_are_followed() {
         order_of("#[schedule(order(j, i))] fn f(r: &mut Dense2<f64>, b: &Dense2<f64>, a: &Csc<f64>) { r(i, j) = b(i, j) - a(i, j) }"),
         [["j", "i"]]
     );
+}
+
+/// The IR listing of a kernel's body.
+fn listing(src: &str) -> String {
+    let c = compiled(src);
+    sparse_core::ir::Listing {
+        stmts: &c.body,
+        names: &c.names,
+    }
+    .to_string()
+}
+
+#[test]
+fn scalar_reductions_fold_in_parallel_only_where_reassociation_is_sound() {
+    let folds = |src: &str| listing(src).contains("parallel fold of t0 over");
+    // Float sums over rows, over a sparse root's positions, and folds by `max` and `any`.
+    assert!(folds(
+        "fn f(s: &mut f64, a: &Csr<f64>, b: &Csr<f64>) { s = a(i, j) * b(i, j) }"
+    ));
+    assert!(folds(
+        "fn f(s: &mut f64, x: &SparseVec<f64>, y: &Dense1<f64>) { s = x(i) * y(i) }"
+    ));
+    assert!(folds(
+        "fn f(s: &mut f64, x: &Dense1<f64>) { s = max[i](x(i)) }"
+    ));
+    assert!(folds(
+        "fn f(s: &mut u8, a: &Csr<u8>) { s = any[i](any[j](a(i, j))) }"
+    ));
+    // `min` over integers cannot overflow; a sum or a product of integers can, reassociated.
+    assert!(folds(
+        "fn f(s: &mut i64, x: &Dense1<i64>) { s = min[i](x(i)) }"
+    ));
+    assert!(!folds(
+        "fn f(s: &mut i64, x: &Dense1<i64>, y: &Dense1<i64>) { s = x(i) * y(i) }"
+    ));
+    assert!(!folds(
+        "fn f(s: &mut i64, x: &Dense1<i64>) { s = prod[i](x(i)) }"
+    ));
+    // A merge of two sparse vectors is one loop over both: nothing to cut into chunks.
+    assert!(!folds(
+        "fn f(s: &mut f64, x: &SparseVec<f64>, y: &SparseVec<f64>) { s = x(i) * y(i) }"
+    ));
+    // A tensor output splits by rows instead; a reduction inside a row stays in its row.
+    assert!(!folds(
+        "fn f(y: &mut Dense1<f64>, a: &Csr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"
+    ));
+    // `parallel(never)` keeps the loop's order.
+    assert!(!folds(
+        "#[schedule(parallel(never))]
+        fn f(s: &mut f64, x: &Dense1<f64>, y: &Dense1<f64>) { s = x(i) * y(i) }"
+    ));
 }
