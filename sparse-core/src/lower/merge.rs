@@ -384,7 +384,6 @@ impl Lowerer<'_> {
         let drivers = Drivers {
             sparse,
             trivially_matched,
-            pair: !dense_driven && sparse.len() == 2,
         };
         body.extend(self.cases(scope, v, &cases, &drivers, target, loop_vars));
         for &(a, k) in sparse {
@@ -435,25 +434,16 @@ impl Lowerer<'_> {
             return Vec::new();
         };
         let driven = drivers.of(first);
+        let conds: Vec<IrExpr> = match drivers.trivially_matched {
+            true => Vec::new(),
+            false => driven.iter().map(|&(a, k)| self.matches(a, k, v)).collect(),
+        };
         let body = self.case_body(scope, v, first, &driven, target, loop_vars);
-        if drivers.trivially_matched || driven.is_empty() {
+        if conds.is_empty() {
             return body;
         }
         let otherwise = self.cases(scope, v, rest, drivers, target, loop_vars);
-        let cond = match &driven[..] {
-            // The only case of an intersection of two: tested by its own comparison, not by
-            // the flags the advances read. Tested by the flags (`c_a <= c_b && c_b <= c_a`),
-            // the case and the advances share their comparisons, and LLVM branches three ways
-            // on them, where the order of two sparse rows is unpredictable (the inner product
-            // of random rows: 1.6x the time of a two-pointer loop that tests equality). A
-            // union branches three ways anyway, and keeps the flags.
-            &[x, y] if drivers.pair && otherwise.is_empty() => {
-                let coord = |(a, k): (AccessId, usize)| var(Local::Coord(a, k));
-                bin(Op::Eq, coord(x), coord(y))
-            }
-            _ => conjoin(driven.iter().map(|&(a, k)| self.matches(a, k, v)).collect()),
-        };
-        vec![Stmt::If(cond, body, otherwise)]
+        vec![Stmt::If(conjoin(conds), body, otherwise)]
     }
 
     /// Whether iterator `(a, k)` sits at the current coordinate (bound by `bind_matched`).
@@ -580,9 +570,6 @@ struct Drivers<'a> {
     sparse: &'a [(AccessId, usize)],
     /// One iterator and no counting: every step sits at its coordinate, so cases need no test.
     trivially_matched: bool,
-    /// Two iterators and no counting: both sit at the coordinate exactly when their
-    /// coordinates are equal (`bind_matched`).
-    pair: bool,
 }
 
 impl Drivers<'_> {
