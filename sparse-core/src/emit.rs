@@ -138,10 +138,10 @@ pub fn kernel_fn_as(
     // coordinates never decrease along its segment, so every position of the task has its
     // coordinate `i` in the task's rows. The runtime reads a coordinate
     // (`pos_access_unchecked`) only at positions in the root segment `p..end` that
-    // `pos_bounds` gave (`parallel_positions`' contract). A parallel fold (`parallel_fold`)
-    // runs its loop's body for iterations `chunk_lo..chunk_hi`, consecutive chunks of the
-    // loop's own range `lo..hi` (`parallel_fold`'s contract), so every iteration it runs is
-    // one the serial loop runs, with the same bindings.
+    // `pos_bounds` gave (`parallel_positions`' contract). A fold in chunks runs its loop's
+    // body for iterations `chunk_lo..chunk_hi`, consecutive chunks of the loop's own range
+    // `lo..hi` (`parallel_fold_chunks`, which `parallel_fold` splits too), so every iteration
+    // it runs is one the serial loop runs, with the same bindings.
     let body = quote! {
         unsafe {
             #bindings
@@ -848,30 +848,53 @@ impl Emitter<'_> {
         }
     }
 
-    /// A parallel fold (`crate::reduction`): a call of the runtime's `parallel_fold` with the
-    /// temporary's value as the start of every chunk, a closure combining two chunks' values
-    /// by the loop's own update, and the chunk as a `move` closure whose parameter shadows
-    /// the temporary with the chunk's own. As in [`Emitter::parallel_rows`], the chunk's
-    /// body takes the value arrays as slice arguments again.
+    /// A fold in chunks (`crate::reduction`). Where the runtime splits it
+    /// (`parallel_fold_splits`: several chunks and threads), a call of `parallel_fold` with
+    /// the temporary's value as the start of every chunk, a closure combining two chunks'
+    /// values by the loop's own update, and the chunk as a `move` closure whose parameter
+    /// shadows the temporary with the chunk's own (as in [`Emitter::parallel_rows`], its body
+    /// takes the value arrays as slice arguments again). Otherwise the same chunks
+    /// (`parallel_fold_chunks`) are folded in order here, in the kernel's own loop: run
+    /// through the closure on one thread, a merge of two CSR rows reloaded both levels'
+    /// coordinate arrays per row (spilled), up to 1.3x the serial loop's time.
     fn parallel_fold(&self, fold: &Fold, body: &[Stmt]) -> TokenStream {
         let v = &self.kernel.value_type;
         let acc = self.local(fold.acc);
-        let partial = self.local(Local::Partial);
+        let [partial, start, total] =
+            [Local::Partial, Local::FoldStart, Local::FoldTotal].map(|l| self.local(l));
         let [lo, hi] = [Local::ChunkLo, Local::ChunkHi].map(|l| self.local(l));
         let [first, end, combine] = fold.exprs().map(|e| self.expr(e, 0));
-        let body = self.disjoint_slices(self.block(body));
+        let combine = quote!(|#acc: #v, #partial: #v| -> #v { #combine });
+        let here = self.block(body);
+        let task = self.disjoint_slices(here.clone());
+        let some = quote!(::core::option::Option::Some);
         quote! {
-            #acc = ::sparse_runtime::__private::parallel_fold(
-                #acc,
-                (#first, #end),
-                |#acc: #v, #partial: #v| -> #v { #combine },
-                move |#lo: usize, #hi: usize, mut #acc: #v|
-                    -> ::core::result::Result<#v, ::sparse_runtime::Error>
-                {
-                    #body
-                    ::core::result::Result::Ok(#acc)
-                },
-            )?;
+            if ::sparse_runtime::__private::parallel_fold_splits(#first, #end) {
+                #acc = ::sparse_runtime::__private::parallel_fold(
+                    #acc,
+                    (#first, #end),
+                    #combine,
+                    move |#lo: usize, #hi: usize, mut #acc: #v|
+                        -> ::core::result::Result<#v, ::sparse_runtime::Error>
+                    {
+                        #task
+                        ::core::result::Result::Ok(#acc)
+                    },
+                )?;
+            } else {
+                let #start = #acc;
+                let mut #total: ::core::option::Option<#v> = ::core::option::Option::None;
+                for (#lo, #hi) in ::sparse_runtime::__private::parallel_fold_chunks(#first, #end) {
+                    #acc = #start;
+                    #here
+                    // The chunks so far, then this one (`partial` binds the former).
+                    #total = #some(match #total {
+                        #some(#partial) => (#combine)(#partial, #acc),
+                        ::core::option::Option::None => #acc,
+                    });
+                }
+                #acc = #total.unwrap_or(#start);
+            }
         }
     }
 

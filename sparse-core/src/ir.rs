@@ -100,6 +100,11 @@ pub enum Local {
     ChunkLo,
     /// The end of the iterations of a chunk of a parallel [`Stmt::Fold`].
     ChunkHi,
+    /// The temporary's value before a [`Stmt::Fold`] (its start), where the fold's chunks
+    /// run in order on the calling thread.
+    FoldStart,
+    /// The chunks' values combined so far, there (`None` before the first chunk).
+    FoldTotal,
     /// The partial value of a chunk of a parallel fold, combined into the fold's temporary
     /// ([`Fold::combine`]).
     Partial,
@@ -967,9 +972,15 @@ pub fn visit_locals(stmts: &[Stmt], f: &mut impl FnMut(Local)) {
                 visit_locals(body, f);
             }
             Stmt::Fold(fold, body) => {
-                [Local::ChunkLo, Local::ChunkHi, Local::Partial]
-                    .into_iter()
-                    .for_each(&mut *f);
+                [
+                    Local::ChunkLo,
+                    Local::ChunkHi,
+                    Local::Partial,
+                    Local::FoldStart,
+                    Local::FoldTotal,
+                ]
+                .into_iter()
+                .for_each(&mut *f);
                 fold.visit(f);
                 visit_locals(body, f);
             }

@@ -115,6 +115,8 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Precomputed => "pre".into(),
         Local::Partial => "partial".into(),
         Local::ChunkLo => "chunk_lo".into(),
+        Local::FoldStart => "fold_start".into(),
+        Local::FoldTotal => "fold_total".into(),
         Local::ChunkHi => "chunk_hi".into(),
     }
 }

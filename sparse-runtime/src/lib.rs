@@ -454,6 +454,8 @@ pub mod __private {
     pub use crate::parallel::append_counted_accumulated as parallel_append_counted_accumulated;
     pub use crate::parallel::append_positions as parallel_append_positions;
     pub use crate::parallel::fold as parallel_fold;
+    pub use crate::parallel::fold_chunks as parallel_fold_chunks;
+    pub use crate::parallel::fold_splits as parallel_fold_splits;
     pub use crate::parallel::positions as parallel_positions;
     pub use crate::parallel::rows as parallel_rows;
     pub use crate::parallel::segments as parallel_segments;

@@ -183,11 +183,47 @@ where
     body(0, rows, 0, vals)
 }
 
-/// A fold over the iterations `lo..hi` of a loop, in chunks of consecutive iterations:
+/// The chunks a fold over the iterations `lo..hi` runs in: consecutive ranges of
+/// [`fold_chunk`] iterations (the last one shorter), covering `lo..hi`; one empty chunk at
+/// `lo` if the range is empty. Generated code folds them in order on the calling thread
+/// where [`fold_splits`] says no, and [`fold`] hands them to threads otherwise: the same
+/// chunks either way, so the same result.
+#[doc(hidden)]
+pub fn fold_chunks(lo: usize, hi: usize) -> impl Iterator<Item = (usize, usize)> {
+    let n = hi.saturating_sub(lo);
+    let chunk = fold_chunk();
+    // `k * chunk < n` for every chunk `k` but the empty range's, so no bound overflows.
+    (0..n.div_ceil(chunk).max(1)).map(move |k| {
+        let first = lo + k * chunk;
+        (first, first + chunk.min(n - k * chunk))
+    })
+}
+
+/// Whether a fold over `lo..hi` runs its chunks on several threads ([`fold`]): more than one
+/// chunk, the feature `parallel`, more than one thread in the current pool, and
+/// [`with_min_rows`] not keeping kernels serial (`usize::MAX`). Otherwise generated code folds
+/// the chunks in order itself, in the kernel's own loop (a chunk run through a closure reloads
+/// the levels' arrays per row where LLVM runs out of registers).
+#[doc(hidden)]
+pub fn fold_splits(lo: usize, hi: usize) -> bool {
+    #[cfg(feature = "parallel")]
+    {
+        let serial = MIN_ROWS.with(Cell::get) == Some(usize::MAX);
+        hi.saturating_sub(lo) > fold_chunk() && !serial && rayon::current_num_threads() > 1
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = (lo, hi);
+        false
+    }
+}
+
+/// A fold over the iterations `lo..hi` of a loop, in the chunks of [`fold_chunks`]:
 /// `body(chunk_lo, chunk_hi, start)` folds one chunk into a value starting from `start` (the
 /// fold's identity, the temporary's value before the loop), and the chunks' values are
 /// combined in order, `combine(combine(v0, v1), v2)...`. Generated code calls it for the
-/// outermost loop of a scalar reduction (`crate::guide::schedules`).
+/// outermost loop of a scalar reduction where [`fold_splits`] holds
+/// (`crate::guide::schedules`).
 ///
 /// The chunks are [`fold_chunk`] iterations long (4096), whatever the number of threads,
 /// and they run in parallel with the feature `parallel`: a floating-point sum is
@@ -207,34 +243,19 @@ where
     C: Fn(V, V) -> V,
     F: Fn(usize, usize, V) -> Result<V, crate::Error> + Sync + Send,
 {
-    let n = hi.saturating_sub(lo);
-    let chunk = fold_chunk();
-    if n <= chunk {
-        return body(lo, hi, start);
-    }
-    // `k * chunk < n` for every chunk `k`, so no bound overflows.
-    let bounds = |k: usize| {
-        let first = lo + k * chunk;
-        (first, first + chunk.min(hi - first))
-    };
-    let chunks = n.div_ceil(chunk);
+    let chunks: Vec<(usize, usize)> = fold_chunks(lo, hi).collect();
     #[cfg(feature = "parallel")]
     let values: Vec<V> = {
         use rayon::prelude::*;
-        (0..chunks)
+        chunks
             .into_par_iter()
-            .map(|k| {
-                let (a, b) = bounds(k);
-                body(a, b, start)
-            })
+            .map(|(a, b)| body(a, b, start))
             .collect::<Result<_, _>>()?
     };
     #[cfg(not(feature = "parallel"))]
-    let values: Vec<V> = (0..chunks)
-        .map(|k| {
-            let (a, b) = bounds(k);
-            body(a, b, start)
-        })
+    let values: Vec<V> = chunks
+        .into_iter()
+        .map(|(a, b)| body(a, b, start))
         .collect::<Result<_, _>>()?;
     let mut values = values.into_iter();
     let first = values.next().unwrap_or(start);
