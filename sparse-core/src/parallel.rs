@@ -739,7 +739,11 @@ impl Update {
     pub(crate) fn of(s: &Stmt, acc: Local) -> Option<Update> {
         let update = match s {
             Stmt::Assign(_, ir::Assign::Add, _) => Update::Add,
-            Stmt::Assign(_, ir::Assign::Set, Expr::Apply(f, _)) => Update::Apply(*f),
+            // The function itself, never one of its per-case bodies (a case is the function
+            // where an argument is absent, not a fold of two of its results).
+            Stmt::Assign(_, ir::Assign::Set, Expr::Apply(f @ ir::Callee::Function(_), _)) => {
+                Update::Apply(*f)
+            }
             _ => return None,
         };
         update.term(s, acc).is_some().then_some(update)
