@@ -215,8 +215,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     };
     let (root, loop_at) = match (body.get(at), body.get(at + 1)) {
         (Some(Stmt::For(var, lo, hi, loop_body)), _)
-            if row_loop(*var, lo, hi, v)
-                && independent_with(loop_body, t, *var, *var, writes.clone()) =>
+            if row_loop(*var, lo, hi, v) && independent_with(loop_body, t, *var, *var, writes) =>
         {
             (None, at)
         }
@@ -681,7 +680,7 @@ fn row_loop(var: Local, lo: &Expr, hi: &Expr, v: VarId) -> bool {
 }
 
 /// How an iteration may write the output.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Writes {
     /// By index into its values, at positions under the iteration's row.
     Indexed,
@@ -701,8 +700,6 @@ pub(crate) enum Writes {
         acc: Local,
         /// How each term is folded in.
         update: Update,
-        /// The blocks the loop body holds (its own reductions' early exits may leave them).
-        blocks: HashSet<usize>,
     },
 }
 
@@ -827,13 +824,13 @@ impl Scope {
     fn stmt_ok(&self, s: &Stmt) -> bool {
         let block_ok = |b: &[Stmt]| b.iter().all(|s| self.stmt_ok(s));
         let expr_ok = |e: &Expr| self.expr_ok(e);
-        if let Writes::Folded { acc, update, .. } = &self.writes {
-            if let Some(term) = update.term(s, *acc) {
+        if let Writes::Folded { acc, update } = self.writes {
+            if let Some(term) = update.term(s, acc) {
                 return expr_ok(term);
             }
             // The early exit of the fold, or of a reduction inside the loop.
             if let Stmt::If(Expr::Binary(Op::Eq, a, c), then, otherwise) = s {
-                if is_var(a, *acc) {
+                if is_var(a, acc) {
                     return expr_ok(c) && block_ok(then) && block_ok(otherwise);
                 }
             }
@@ -860,10 +857,9 @@ impl Scope {
             Stmt::While(c, b) => expr_ok(c) && block_ok(b),
             Stmt::If(c, a, b) => expr_ok(c) && block_ok(a) && block_ok(b),
             Stmt::Block(_, b) => block_ok(b),
-            Stmt::Exit(n) => match &self.writes {
-                Writes::Folded { acc, blocks, .. } => *acc == Local::Temp(*n) || blocks.contains(n),
-                _ => true,
-            },
+            // An exit leaves a block around it: one inside the loop, or the fold's own
+            // (`crate::reduction` checks the loop is alone in that one).
+            Stmt::Exit(_) => true,
             Stmt::Expr(e) if self.appending() => self.appends(e) || self.accumulates(e),
             // An effect (an assembly or scratch call), or a nested parallel loop.
             Stmt::Expr(_) | Stmt::Rows(..) | Stmt::Fold(..) => false,

@@ -88,17 +88,7 @@ fn fold(kernel: &Kernel, before: &[Stmt], stmt: &Stmt) -> Option<Stmt> {
     if !reassociates(kernel, update) {
         return None;
     }
-    let mut blocks = HashSet::new();
-    ir::visit_stmts(body, &mut |s| {
-        if let Stmt::Block(n, _) = s {
-            blocks.insert(*n);
-        }
-    });
-    let writes = Writes::Folded {
-        acc,
-        update,
-        blocks,
-    };
+    let writes = Writes::Folded { acc, update };
     if !iterations_independent(body, None, *var, *var, writes) {
         return None;
     }
