@@ -21,6 +21,9 @@ sparse_kernel! {
     pub fn spmm_serial(c: &mut Dense2<f64>, a: &Csr<f64>, b: &Dense2<f64>) {
         c(i, j) = a(i, k) * b(k, j)
     }
+    pub fn frobenius(s: &mut f64, a: &Csr<f64>, b: &Csr<f64>) {
+        s = a(i, j) * b(i, j)
+    }
     pub fn mttkrp(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
     }
@@ -82,6 +85,40 @@ fn parallel_and_serial_spmm_agree() -> Result<(), Error> {
         }
     }
     assert_eq!(serial.as_slice(), &want[..]);
+    Ok(())
+}
+
+/// README's "Parallel loops": the scalar fold gives the same bits on one, two and three
+/// threads, and the sum of the elementwise products (integers, so exact in any order).
+#[test]
+fn a_scalar_fold_does_not_depend_on_the_threads() -> Result<(), Error> {
+    let (n, m) = (20_000, 7);
+    let at = |i: usize, k: usize, s: usize| ((i * 5 + k * s) % 9) as f64 - 4.0;
+    let entries = |s: usize| -> Vec<([usize; 2], f64)> {
+        (0..n)
+            .flat_map(move |i| (0..m).map(move |k| ([i, k], at(i, k, s))))
+            .filter(|(_, v)| *v != 0.0)
+            .collect()
+    };
+    let a = Csr::<f64>::from_entries(&[n, m], entries(3))?;
+    let b = Csr::<f64>::from_entries(&[n, m], entries(4))?;
+    let mut sums = Vec::new();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut s = f64::NAN;
+        pool.install(|| frobenius(&mut s, &a, &b))?;
+        sums.push(s.to_bits());
+    }
+    let want: f64 = (0..n)
+        .flat_map(|i| (0..m).map(move |k| at(i, k, 3) * at(i, k, 4)))
+        .sum();
+    assert!(
+        sums.iter().all(|&s| s == want.to_bits()),
+        "{sums:?} against {want}"
+    );
     Ok(())
 }
 
