@@ -40,6 +40,9 @@ type Bcsr32 = Bcsr<f64, 3, 2>;
 type Csf3Swapped = Tensor<f64, (Compressed, Compressed, Compressed), Modes<2, 0, 1>>;
 type CsrDcsc = Tensor<f64, (Compressed, Dense), Modes<1, 0>>;
 type UnorderedVec = Tensor<f64, (Compressed<u32, Unordered>,)>;
+/// Compressed fibers below two dense levels: a segment's parent is a number of two
+/// coordinates.
+type DenseDenseFibers = Tensor<f64, (Dense, Dense, Compressed), Modes<1, 2, 0>>;
 
 format_spec!(Coo<f64>, true);
 format_spec!(CooAos<f64>, true);
@@ -62,6 +65,7 @@ format_spec!(Coo3<f64>, true);
 format_spec!(Csf3<f64>, true);
 format_spec!(Csf3Swapped, true);
 format_spec!(Dense3<f64>, false);
+format_spec!(DenseDenseFibers, true);
 
 /// The stored components that are not zero.
 fn nonzeros(entries: Entries<f64>) -> Entries<f64> {
@@ -367,6 +371,16 @@ fn long_order_3_lists_with_repeats_convert_exactly() {
     check::<Coo3<f64>>(&shape, &list, &want);
     check::<Csf3<f64>>(&shape, &list, &want);
     check::<Csf3Swapped>(&shape, &list, &want);
+    check::<DenseDenseFibers>(&shape, &list, &want);
+    // A permuted view hands its source's batches on with the columns reordered.
+    let csf = Csf3::<f64>::make(&shape, &list).unwrap();
+    let view: DenseDenseFibers = csf.permuted(&[2, 0, 1]).unwrap().convert().unwrap();
+    let moved = want.iter().map(|(c, v)| (vec![c[2], c[0], c[1]], *v));
+    assert_eq!(
+        sorted(view.listed()),
+        sorted(moved.collect()),
+        "a permuted view"
+    );
 }
 
 /// Shapes the counted assembly by first level leaves to the radix sort: a

@@ -3,7 +3,7 @@
 //! entries in storage order.
 
 use super::source::Source;
-use super::{radix, Scatter, Target};
+use super::{radix, Scatter, Target, BATCH};
 use crate::levels::{Levels, MAX_ORDER};
 use crate::mode_order::ModeOrder;
 use crate::validate::storage_sizes;
@@ -91,6 +91,23 @@ impl<S, O: ModeOrder> InStorageOrder<'_, S, O> {
         self.source.len_bound()
     }
 
+    /// Calls `f(columns, values)` for batches of the source's entries
+    /// ([`Source::for_each_batch`]), the columns in storage order.
+    #[inline]
+    pub(crate) fn batches<V: Value, F: FnMut(&[&[usize]], &[V])>(&self, mut f: F)
+    where
+        S: Source<V>,
+    {
+        self.source.for_each_batch(|logical, values| {
+            let order = logical.len();
+            let mut storage: [&[usize]; MAX_ORDER] = [&[]; MAX_ORDER];
+            for (k, s) in storage[..order].iter_mut().enumerate() {
+                *s = logical[O::mode(k)];
+            }
+            f(&storage[..order], values);
+        });
+    }
+
     /// Calls `f(storage coordinate, value)` for every entry of the source.
     #[inline]
     pub(crate) fn each<V: Value, F: FnMut(&[usize], V)>(&self, mut f: F)
@@ -123,15 +140,33 @@ impl<V: Value, S: Source<V>, O: ModeOrder> Scatter<V> for BelowDense<'_, S, O> {
         self.entries.unique()
     }
 
+    /// Below one dense level (CSR), the parents are the first column itself; otherwise
+    /// they are computed for the batch.
     #[inline]
-    fn each<F: FnMut(usize, usize, V)>(&self, mut f: F) {
+    fn batches<F: FnMut(&[usize], &[usize], &[V])>(&self, mut f: F) {
         let above = self.sizes.len();
-        self.entries.each(|s, v| {
-            let mut parent = 0;
-            for (&c, &n) in s[..above].iter().zip(self.sizes) {
-                parent = parent * n + c;
+        let mut parents = [0usize; BATCH];
+        self.entries.batches(|s, values| {
+            // A source's batches hold at most `BATCH` entries; longer ones are split.
+            for start in (0..values.len()).step_by(BATCH) {
+                let range = start..values.len().min(start + BATCH);
+                let values = &values[range.clone()];
+                if above == 1 {
+                    f(&s[0][range.clone()], &s[1][range], values);
+                    continue;
+                }
+                // With no level above, every parent is 0, as `parents` was made.
+                let parents = &mut parents[..values.len()];
+                if above > 1 {
+                    for (e, parent) in range.clone().zip(parents.iter_mut()) {
+                        *parent = s[..above]
+                            .iter()
+                            .zip(self.sizes)
+                            .fold(0, |p, (column, &size)| p * size + column[e]);
+                    }
+                }
+                f(parents, &s[above][range], values);
             }
-            f(parent, s[above], v);
         });
     }
 }
@@ -154,12 +189,13 @@ pub(crate) type Segments<I, V> = (Vec<I>, Vec<I>, Vec<V>);
 /// counts (a read-modify-write of its segment's cursor) and, on the second,
 /// two random writes. So the cursors are kept in `I` (half the cache
 /// footprint of `usize` for `u32`), and the entries reach the scattering
-/// loops in batches ([`Batches`]): the source's walk then only writes a
-/// small local buffer, and each tight loop over a batch holds its arrays as
-/// disjoint slices in registers, so the processor overlaps the cache misses
-/// of consecutive entries. (Scattered from inside the walk, the same loop
-/// reloaded the source's array pointers from memory after each store and
-/// ran 1.5-2x slower, CSR to CSC of 8M entries.)
+/// loops in batches ([`Scatter::batches`]): each tight loop over a batch holds
+/// its arrays as disjoint slices in registers, so the processor overlaps the
+/// cache misses of consecutive entries. (Scattered from inside the walk, the
+/// same loop reloaded the source's array pointers from memory after each
+/// store and ran 1.5-2x slower, CSR to CSC of 8M entries.) A source whose
+/// coordinates sit in arrays hands them over a batch at a time
+/// ([`Source::for_each_batch`]), so neither pass calls anything per entry.
 pub(crate) fn insert_segments<I: Index, V: Value, S: Scatter<V>>(
     size: usize,
     parent_count: usize,
@@ -172,7 +208,7 @@ pub(crate) fn insert_segments<I: Index, V: Value, S: Scatter<V>>(
     let mut pos = crate::alloc::filled(parent_count.saturating_add(1), I::default(), "pos")?;
     let mut stray = false;
     let mut overflow = false;
-    Batches::<V>::new().run(entries, |parents, _, _| {
+    entries.batches(|parents, _, _| {
         let counts = &mut pos[1..];
         for &p in parents {
             match counts.get_mut(p) {
@@ -197,7 +233,7 @@ pub(crate) fn insert_segments<I: Index, V: Value, S: Scatter<V>>(
     cursor.extend_from_slice(&pos[..parent_count]);
     let mut crd = crate::alloc::filled(total, I::default(), "crd")?;
     let mut vals = crate::alloc::filled(total, V::zero(), "vals")?;
-    Batches::<V>::new().run(entries, |parents, coords, values| {
+    entries.batches(|parents, coords, values| {
         stray |= !scatter(parents, coords, values, &mut cursor, &mut crd, &mut vals);
     });
     // Each segment ends where the next begins, or the two passes disagreed.
@@ -259,46 +295,6 @@ fn scatter<I: Index, V: Value>(
         }
     }
     inside && parents.len() <= BATCH
-}
-
-/// The entries of a [`Scatter`] handed on in batches of [`Batches::LEN`]
-/// `(parents, coordinates, values)`: the walk fills a buffer on the stack,
-/// and the consumer's loop runs over whole batches (see [`insert_segments`]).
-struct Batches<V> {
-    parents: [usize; BATCH],
-    coords: [usize; BATCH],
-    values: [V; BATCH],
-}
-
-/// Entries per batch: large enough to amortize the call, small enough for L1.
-const BATCH: usize = 256;
-
-impl<V: Value> Batches<V> {
-    fn new() -> Self {
-        Batches {
-            parents: [0; BATCH],
-            coords: [0; BATCH],
-            values: [V::zero(); BATCH],
-        }
-    }
-
-    /// Calls `f(parents, coords, values)` for consecutive batches of the
-    /// entries, in order.
-    #[inline]
-    fn run<S: Scatter<V>, F: FnMut(&[usize], &[usize], &[V])>(mut self, entries: &S, mut f: F) {
-        let mut n = 0;
-        entries.each(|p, c, v| {
-            if n == BATCH {
-                f(&self.parents, &self.coords, &self.values);
-                n = 0;
-            }
-            self.parents[n] = p;
-            self.coords[n] = c;
-            self.values[n] = v;
-            n += 1;
-        });
-        f(&self.parents[..n], &self.coords[..n], &self.values[..n]);
-    }
 }
 
 /// Sorts each segment `pos[p]..pos[p + 1]` of `crd` (moving the values with

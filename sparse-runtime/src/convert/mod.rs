@@ -72,6 +72,7 @@ mod source;
 pub(crate) use assemble::insert_segments;
 #[doc(hidden)]
 pub use assemble::{BelowDense, InStorageOrder};
+pub(crate) use source::BATCH;
 pub(crate) use source::{CoordinateArrays, Remapped, WithFill};
 pub use source::{Permuted, Source};
 
@@ -119,6 +120,21 @@ pub trait Scatter<V> {
     /// Whether each `(parent, coordinate)` occurs at most once.
     fn unique(&self) -> bool;
 
+    /// Calls `f(parents, coordinates, values)` for consecutive batches of at most
+    /// [`BATCH`] entries, the three slices of the batch's length, in the order of the
+    /// source's entries.
+    fn batches<F: FnMut(&[usize], &[usize], &[V])>(&self, f: F);
+
     /// Calls `f(parent, coordinate, value)` for every entry.
-    fn each<F: FnMut(usize, usize, V)>(&self, f: F);
+    #[inline]
+    fn each<F: FnMut(usize, usize, V)>(&self, mut f: F)
+    where
+        V: Copy,
+    {
+        self.batches(|parents, coords, values| {
+            for ((&p, &c), &v) in parents.iter().zip(coords).zip(values) {
+                f(p, c, v);
+            }
+        });
+    }
 }

@@ -15,7 +15,7 @@
 
 use super::assemble::{insert_segments, InStorageOrder};
 use super::source::Source;
-use super::Scatter;
+use super::{Scatter, BATCH};
 use crate::alloc;
 use crate::levels::Levels;
 use crate::mode_order::ModeOrder;
@@ -98,14 +98,29 @@ impl<V: Value, S: Source<V>, O: ModeOrder> Scatter<V> for ByFirstLevel<'_, S, O>
         self.entries.unique()
     }
 
+    /// The parents are the first column; the coordinates the second where one level is
+    /// below, else computed for the batch.
     #[inline]
-    fn each<F: FnMut(usize, usize, V)>(&self, mut f: F) {
-        self.entries.each(|s, v| {
-            let mut c = 0;
-            for (&i, &k) in s[1..].iter().zip(self.below) {
-                c = c * k + i;
+    fn batches<F: FnMut(&[usize], &[usize], &[V])>(&self, mut f: F) {
+        let mut coords = [0usize; BATCH];
+        self.entries.batches(|s, values| {
+            // A source's batches hold at most `BATCH` entries; longer ones are split.
+            for start in (0..values.len()).step_by(BATCH) {
+                let range = start..values.len().min(start + BATCH);
+                let values = &values[range.clone()];
+                if let [_] = self.below {
+                    f(&s[0][range.clone()], &s[1][range], values);
+                    continue;
+                }
+                let coords = &mut coords[..values.len()];
+                for (e, c) in range.clone().zip(coords.iter_mut()) {
+                    *c = s[1..]
+                        .iter()
+                        .zip(self.below)
+                        .fold(0, |c, (column, &size)| c * size + column[e]);
+                }
+                f(&s[0][range], coords, values);
             }
-            f(s[0], c, v);
         });
     }
 }

@@ -7,6 +7,16 @@ use crate::levels::{Levels, MAX_ORDER};
 use crate::mode_order::ModeOrder;
 use crate::{Bcsr, CooAos, Csb, Dia, Error, Index, Tensor, Value};
 
+/// The most entries a batch of [`Source::for_each_batch`] holds: enough to amortize a
+/// call, few enough for the batch's columns to stay in L1.
+pub(crate) const BATCH: usize = 256;
+
+/// The first `n` coordinates of each column.
+#[inline]
+fn column_slices(columns: &[[usize; BATCH]; MAX_ORDER], n: usize) -> [&[usize]; MAX_ORDER] {
+    std::array::from_fn(|m| &columns[m][..n])
+}
+
 mod sealed {
     /// Only this crate's formats (and adapters over them) are sources: the
     /// assembly of a target relies on two passes over a source agreeing.
@@ -33,6 +43,35 @@ pub trait Source<V: Value>: sealed::Sealed + Sized {
     /// format's storage order (explicit zeros included).
     #[doc(hidden)]
     fn for_each_entry<F: FnMut(&[usize], V)>(&self, f: F);
+
+    /// The components of [`Source::for_each_entry`], in the same order, in batches of at
+    /// most [`BATCH`]: `f(columns, values)`, where `columns[m][e]` is the logical
+    /// coordinate in mode `m` of the batch's entry `e`, and every column is as long as
+    /// `values`. A source whose coordinates already sit in arrays hands them over a batch
+    /// at a time, with no call per entry; the others collect theirs from
+    /// [`Source::for_each_entry`].
+    #[doc(hidden)]
+    #[inline]
+    fn for_each_batch<F: FnMut(&[&[usize]], &[V])>(&self, mut f: F) {
+        let mut columns = [[0usize; BATCH]; MAX_ORDER];
+        let mut values = [V::zero(); BATCH];
+        let (mut n, mut order) = (0, 0);
+        self.for_each_entry(|c, v| {
+            if n == BATCH {
+                f(&column_slices(&columns, n)[..order], &values);
+                n = 0;
+            }
+            order = c.len();
+            for (column, &x) in columns.iter_mut().zip(c) {
+                column[n] = x;
+            }
+            values[n] = v;
+            n += 1;
+        });
+        if n > 0 {
+            f(&column_slices(&columns, n)[..order], &values[..n]);
+        }
+    }
 
     /// Whether each logical coordinate is listed at most once (true of every
     /// format; not of a list of coordinates to be summed).
@@ -219,6 +258,12 @@ impl<V: Value, S: Source<V>> Source<V> for Transposed<'_, S> {
     fn for_each_entry<F: FnMut(&[usize], V)>(&self, mut f: F) {
         self.source.for_each_entry(|c, v| f(&[c[1], c[0]], v));
     }
+
+    #[inline]
+    fn for_each_batch<F: FnMut(&[&[usize]], &[V])>(&self, mut f: F) {
+        self.source
+            .for_each_batch(|c, values| f(&[c[1], c[0]], values));
+    }
 }
 
 /// A source with its modes permuted ([`Source::permuted`]): mode `k` of the
@@ -286,6 +331,18 @@ impl<V: Value, S: Source<V>> Source<V> for Permuted<'_, S> {
             f(&out[..order], v);
         });
     }
+
+    #[inline]
+    fn for_each_batch<F: FnMut(&[&[usize]], &[V])>(&self, mut f: F) {
+        let order = self.modes.len();
+        self.source.for_each_batch(|c, values| {
+            let mut out: [&[usize]; MAX_ORDER] = [&[]; MAX_ORDER];
+            for (o, &m) in out[..order].iter_mut().zip(&self.modes) {
+                *o = c[m];
+            }
+            f(&out[..order], values);
+        });
+    }
 }
 
 /// A list of coordinates (what `from_entries` and the file readers build from): checked,
@@ -315,6 +372,25 @@ impl<V: Value> Source<V> for Entries<V> {
         }
         for (c, &v) in self.coords().chunks_exact(order).zip(self.vals()) {
             f(c, v);
+        }
+    }
+
+    /// The list's coordinates, entry by entry, dealt into one column per mode.
+    #[inline]
+    fn for_each_batch<F: FnMut(&[&[usize]], &[V])>(&self, mut f: F) {
+        let order = self.order();
+        let mut columns = [[0usize; BATCH]; MAX_ORDER];
+        for (start, values) in (0..).step_by(BATCH).zip(self.vals().chunks(BATCH)) {
+            if order > 0 {
+                // `order` coordinates per value (kept so by `push`).
+                let batch = &self.coords()[start * order..(start + values.len()) * order];
+                for (e, c) in batch.chunks_exact(order).enumerate() {
+                    for (column, &x) in columns.iter_mut().zip(c) {
+                        column[e] = x;
+                    }
+                }
+            }
+            f(&column_slices(&columns, values.len())[..order], values);
         }
     }
 }
@@ -392,6 +468,23 @@ impl<I: Index, V: Value> Source<V> for CoordinateArrays<'_, I, V> {
                 *c = mode[k].to_usize();
             }
             f(&c[..order], v);
+        }
+    }
+
+    /// Each mode's array, a batch at a time, widened to `usize`.
+    #[inline]
+    fn for_each_batch<F: FnMut(&[&[usize]], &[V])>(&self, mut f: F) {
+        let order = self.coords.len();
+        let mut columns = [[0usize; BATCH]; MAX_ORDER];
+        for (start, values) in (0..).step_by(BATCH).zip(self.vals.chunks(BATCH)) {
+            for (column, mode) in columns.iter_mut().zip(self.coords) {
+                // Every array is as long as `vals` (checked by `new`).
+                let mode = &mode[start..start + values.len()];
+                for (x, c) in column.iter_mut().zip(mode) {
+                    *x = c.to_usize();
+                }
+            }
+            f(&column_slices(&columns, values.len())[..order], values);
         }
     }
 }
