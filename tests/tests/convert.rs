@@ -433,3 +433,73 @@ fn hypersparse_and_huge_shapes_convert_exactly() {
         .unwrap();
     assert_eq!(c.entries(), vec![(vec![2, huge - 1], 1.0)]);
 }
+
+/// A list large enough (more than 4 MB of coordinates and values) for the counted assembly
+/// to insert through partitions: from the list, from coordinate arrays, to CSC and
+/// transposed, against the summed list. Rows of every length up to 40 reach each way of
+/// sorting a segment (networks up to 16, insertion, a scratch array).
+#[test]
+fn large_lists_insert_through_partitions() {
+    type Pairs = Vec<((usize, usize), f64)>;
+    /// A compressed matrix's components as (outer, inner) pairs, in storage order.
+    fn stored(levels: &(Dense, Compressed), vals: &[f64]) -> Pairs {
+        let (pos, crd) = (levels.1.pos(), levels.1.crd());
+        (0..pos.len() - 1)
+            .flat_map(|i| (pos[i] as usize..pos[i + 1] as usize).map(move |q| (i, q)))
+            .map(|(i, q)| ((i, crd[q] as usize), vals[q]))
+            .collect()
+    }
+    let mut rng = Rng::new(13);
+    let shape = [30_000, 20_000];
+    let mut rows: Vec<u32> = Vec::new();
+    let mut cols: Vec<u32> = Vec::new();
+    let mut vals: Vec<f64> = Vec::new();
+    for i in 0..shape[0] {
+        for k in 0..(i * 7 % 41) {
+            // Every ninth entry repeats the one before it (summed).
+            let j = if k % 9 == 8 {
+                *cols.last().unwrap()
+            } else {
+                rng.below(shape[1]) as u32
+            };
+            rows.push(i as u32);
+            cols.push(j);
+            vals.push(rng.below(5) as f64 - 2.0);
+        }
+    }
+    let mut order: Vec<usize> = (0..vals.len()).collect();
+    rng.shuffle(&mut order);
+    let (rows, cols, vals): (Vec<u32>, Vec<u32>, Vec<f64>) = (
+        order.iter().map(|&k| rows[k]).collect(),
+        order.iter().map(|&k| cols[k]).collect(),
+        order.iter().map(|&k| vals[k]).collect(),
+    );
+    assert!(vals.len() * 12 > 4 << 20, "{} entries", vals.len());
+    // The oracle: sorted stably by coordinate, repeats summed in list order.
+    let mut listed: Pairs = (0..vals.len())
+        .map(|k| ((rows[k] as usize, cols[k] as usize), vals[k]))
+        .collect();
+    listed.sort_by_key(|e| e.0);
+    let mut want: Pairs = Vec::new();
+    for (c, v) in listed {
+        match want.last_mut() {
+            Some((last, sum)) if *last == c => *sum += v,
+            _ => want.push((c, v)),
+        }
+    }
+    let list = (0..vals.len()).map(|k| ([rows[k] as usize, cols[k] as usize], vals[k]));
+    let csr = Csr::<f64>::from_entries(&shape, list).unwrap();
+    assert_eq!(stored(csr.levels(), csr.vals()), want, "from the list");
+    let arrays = Csr::<f64>::from_coordinate_arrays(&shape, &[&rows, &cols], &vals).unwrap();
+    assert_eq!(
+        stored(arrays.levels(), arrays.vals()),
+        want,
+        "from coordinate arrays"
+    );
+    let mut flipped: Pairs = want.iter().map(|&((i, j), v)| ((j, i), v)).collect();
+    flipped.sort_by_key(|e| e.0);
+    let csc: Csc<f64> = csr.convert().unwrap();
+    assert_eq!(stored(csc.levels(), csc.vals()), flipped, "to CSC");
+    let t: Csr<f64> = csr.transpose().unwrap();
+    assert_eq!(stored(t.levels(), t.vals()), flipped, "transposed");
+}

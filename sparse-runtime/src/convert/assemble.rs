@@ -2,6 +2,8 @@
 //! counted assembly where the levels declare it, else level by level from
 //! entries in storage order.
 
+use super::partition::Partitions;
+use super::segment_sort::{sort_segments, SegmentSort};
 use super::source::Source;
 use super::{radix, Scatter, Target, BATCH};
 use crate::levels::{Levels, MAX_ORDER};
@@ -233,17 +235,28 @@ pub(crate) fn insert_segments<I: Index, V: Value, S: Scatter<V>>(
     cursor.extend_from_slice(&pos[..parent_count]);
     let mut crd = crate::alloc::filled(total, I::default(), "crd")?;
     let mut vals = crate::alloc::filled(total, V::zero(), "vals")?;
-    entries.batches(|parents, coords, values| {
-        stray |= !scatter(parents, coords, values, &mut cursor, &mut crd, &mut vals);
-    });
+    let sort = ordered || !entries.unique();
+    let entry_bytes = std::mem::size_of::<I>() + std::mem::size_of::<V>();
+    match Partitions::plan(parent_count, total, entry_bytes) {
+        Some(partitions) => {
+            let mut sorter = sort.then(|| SegmentSort::new(size));
+            let sorter = sorter.as_mut();
+            stray |= !partitions.insert(entries, &pos, &mut cursor, &mut crd, &mut vals, sorter)?;
+        }
+        None => entries.batches(|parents, coords, values| {
+            stray |= !scatter(parents, coords, values, &mut cursor, &mut crd, &mut vals);
+        }),
+    }
     // Each segment ends where the next begins, or the two passes disagreed.
     if stray || cursor[..] != pos[1..] {
         return Err(Error::NotRepresentable {
             detail: "the source listed different entries on two passes".into(),
         });
     }
-    if ordered || !entries.unique() {
-        sort_segments(&mut pos, &mut crd, &mut vals)?;
+    // Sorted segments (as partitioned insertion leaves them) are only checked; repeats
+    // are summed.
+    if sort {
+        sort_segments(size, &mut pos, &mut crd, &mut vals)?;
     }
     Ok((pos, crd, vals))
 }
@@ -295,128 +308,4 @@ fn scatter<I: Index, V: Value>(
         }
     }
     inside && parents.len() <= BATCH
-}
-
-/// Sorts each segment `pos[p]..pos[p + 1]` of `crd` (moving the values with
-/// their coordinates) that is not strictly increasing, summing repeated
-/// coordinates in the order they were inserted, and closes the gaps that
-/// summing leaves.
-pub(crate) fn sort_segments<I: Index, V: Value>(
-    pos: &mut [I],
-    crd: &mut Vec<I>,
-    vals: &mut Vec<V>,
-) -> Result<(), Error> {
-    let mut scratch: Vec<(I, V)> = Vec::new();
-    let mut write = 0;
-    let mut begin = 0;
-    for p in 0..pos.len().saturating_sub(1) {
-        let end = pos[p + 1].to_usize();
-        let segment = &crd[begin..end];
-        if segment.windows(2).all(|w| w[0] < w[1]) {
-            if write != begin {
-                crd.copy_within(begin..end, write);
-                vals.copy_within(begin..end, write);
-            }
-            write += end - begin;
-        } else {
-            if end - begin <= SHORT_SEGMENT {
-                insertion_sort(&mut crd[begin..end], &mut vals[begin..end]);
-            } else {
-                scratch.clear();
-                scratch
-                    .try_reserve(end - begin)
-                    .map_err(|_| Error::NotRepresentable {
-                        detail: "cannot allocate a segment to sort".into(),
-                    })?;
-                scratch.extend(
-                    segment
-                        .iter()
-                        .copied()
-                        .zip(vals[begin..end].iter().copied()),
-                );
-                // Stable, so repeated coordinates are summed in insertion order.
-                scratch.sort_by_key(|&(c, _)| c);
-                for (q, &(c, v)) in (begin..end).zip(&scratch) {
-                    crd[q] = c;
-                    vals[q] = v;
-                }
-            }
-            write = sum_repeats(crd, vals, begin..end, write);
-        }
-        begin = end;
-        pos[p + 1] = I::from_usize_unchecked(write);
-    }
-    crd.truncate(write);
-    vals.truncate(write);
-    Ok(())
-}
-
-/// Moves the sorted segment `range` of `crd` and `vals` to start at `write <= range.start`,
-/// summing repeated coordinates in their order; returns the end of what it wrote. Writing
-/// stays at or behind reading, so no entry is overwritten before it is read.
-fn sum_repeats<I: Index, V: Value>(
-    crd: &mut [I],
-    vals: &mut [V],
-    range: std::ops::Range<usize>,
-    mut write: usize,
-) -> usize {
-    let mut last: Option<I> = None;
-    for q in range {
-        let (c, v) = (crd[q], vals[q]);
-        if last == Some(c) {
-            vals[write - 1] = vals[write - 1] + v;
-        } else {
-            crd[write] = c;
-            vals[write] = v;
-            write += 1;
-            last = Some(c);
-        }
-    }
-    write
-}
-
-/// Segments up to this long are sorted in place by insertion; longer ones through a
-/// scratch array of pairs (O(n log n)). Rows of a few to a few dozen entries are the
-/// common case: copying them out and back cost as much as sorting them.
-const SHORT_SEGMENT: usize = 32;
-
-/// Sorts `crd` by coordinate, moving `vals` with it; stable (equal coordinates keep their
-/// order, so repeats are summed in insertion order, as the scratch path sums them).
-fn insertion_sort<I: Index, V: Value>(crd: &mut [I], vals: &mut [V]) {
-    for q in 1..crd.len().min(vals.len()) {
-        let (c, v) = (crd[q], vals[q]);
-        let mut at = q;
-        while at > 0 && crd[at - 1] > c {
-            crd[at] = crd[at - 1];
-            vals[at] = vals[at - 1];
-            at -= 1;
-        }
-        crd[at] = c;
-        vals[at] = v;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Sorted and summed segments, repeats summed in insertion order: `1e16 - 1e16 + 1`
-    /// is 1 in that order and 0 in others. A short segment (sorted in place) and a long
-    /// one (through the scratch array) give the same sums.
-    #[test]
-    fn repeats_are_summed_in_insertion_order() {
-        for filler in [0, SHORT_SEGMENT] {
-            let mut crd: Vec<u32> = vec![3, 1, 3, 3];
-            let mut vals = vec![1e16, 2.0, -1e16, 1.0];
-            // Distinct coordinates after the repeats, descending, to lengthen the segment.
-            crd.extend((0..filler as u32).map(|c| 100 - c));
-            vals.extend((0..filler).map(|c| c as f64));
-            let mut pos: Vec<u32> = vec![0, 0, crd.len() as u32];
-            sort_segments(&mut pos, &mut crd, &mut vals).unwrap();
-            assert_eq!(pos, [0, 0, 2 + filler as u32], "filler {filler}");
-            assert_eq!((crd[0], vals[0]), (1, 2.0));
-            assert_eq!((crd[1], vals[1]), (3, 1.0), "filler {filler}");
-            assert!(crd.windows(2).all(|w| w[0] < w[1]));
-        }
-    }
 }

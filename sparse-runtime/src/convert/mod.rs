@@ -66,7 +66,9 @@
 //! ```
 
 mod assemble;
+mod partition;
 mod radix;
+mod segment_sort;
 mod source;
 
 pub(crate) use assemble::insert_segments;
