@@ -91,6 +91,11 @@ pub enum LevelFn {
     /// `append_reserve(entries)`: makes room for that many appended positions, a bound the
     /// kernel computed from its inputs (a hint: appending past it grows the level).
     AppendReserve,
+    /// `append_bounded(entries) -> Result<writer>`: after `append_reserve(entries)`, takes
+    /// the level's coordinates out into room for that many more, written with a check per
+    /// coordinate instead of a growing push (`crate::bounded`); the writer has the level's
+    /// `len`, `append_coord(s)`, `append_edges` and `append_finalize`.
+    AppendBounded,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
     AppendCoord,
     /// `append_coords(coords)`: appends a run of coordinates (an exact-size iterator, such
@@ -242,6 +247,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         func(LevelFn::RunEnd, "run_end_unchecked"),
         func(LevelFn::AppendInit, "append_init"),
         func(LevelFn::AppendReserve, "append_reserve"),
+        func(LevelFn::AppendBounded, "append_bounded"),
         func(LevelFn::AppendCoord, "append_coord"),
         func(LevelFn::AppendCoords, "append_coords"),
         func(LevelFn::AppendEdges, "append_edges"),

@@ -8,6 +8,7 @@
 //! ```
 
 pub mod algebra;
+pub mod bounded;
 pub mod check;
 pub mod conversion;
 pub mod diagnostic;
@@ -260,6 +261,7 @@ pub fn compile_with(
             body = parallel::appended(&kernel, body);
             body = reduction::folds(&kernel, body);
         }
+        body = bounded::appends(&kernel, body);
         body = lanes::positions(&kernel, strip_mine::strips(body));
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {

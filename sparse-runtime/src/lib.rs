@@ -129,6 +129,7 @@ mod levels;
 mod mode_order;
 pub mod parallel;
 mod reorder;
+mod room;
 mod structured;
 mod tensor;
 mod update;
@@ -461,6 +462,7 @@ pub mod __private {
     pub use crate::parallel::segments as parallel_segments;
     pub use crate::parallel::splits_counted as parallel_splits_counted;
     pub use crate::reorder::Reordered;
+    pub use crate::room::bounded_values;
     pub use crate::update::Update;
     pub use crate::value::Literal;
     pub use crate::window::{check_window, seek, window_len};

@@ -240,6 +240,31 @@ impl<I: Index, P: Markers> Compressed<I, P> {
     #[doc(hidden)]
     #[inline]
     pub fn append_edges(&mut self, parent_pos: usize, begin: usize, end: usize) {
+        self.record_edges(parent_pos, begin, end, self.crd.len());
+    }
+
+    /// Starts appending into room for `entries` more coordinates, reserved now: a bound
+    /// the kernel computed from its operands (see the runtime's `room` module). The level's
+    /// coordinates are out of it until the returned writer finalizes (or is dropped). `Err`
+    /// if the room cannot be allocated.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_bounded(
+        &mut self,
+        entries: usize,
+    ) -> Result<crate::room::BoundedAppend<'_, I, P>, Error> {
+        let room = crate::room::Room::take(&mut self.crd, entries, "appended coordinates")?;
+        Ok(crate::room::BoundedAppend::new(self, room))
+    }
+
+    /// The coordinates, for a `BoundedAppend` to give back the ones it took.
+    pub(crate) fn crd_mut(&mut self) -> &mut Vec<I> {
+        &mut self.crd
+    }
+
+    /// [`Self::append_edges`] with the level holding `len` positions.
+    #[inline]
+    pub(crate) fn record_edges(&mut self, parent_pos: usize, begin: usize, end: usize, len: usize) {
         let last = self.append.last;
         debug_assert!(
             last.is_none_or(|(p, _)| parent_pos > p),
@@ -253,10 +278,9 @@ impl<I: Index, P: Markers> Compressed<I, P> {
             Some(format!(
                 "append_edges recorded parent position {parent_pos} after parent position {p}; parents must be recorded in increasing order"
             ))
-        } else if begin != prev_end || end < begin || end > self.crd.len() {
+        } else if begin != prev_end || end < begin || end > len {
             Some(format!(
-                "append_edges recorded positions {begin}..{end} for parent position {parent_pos}, but segments must be contiguous (the previous one ended at {prev_end}) and end by len() = {}",
-                self.crd.len()
+                "append_edges recorded positions {begin}..{end} for parent position {parent_pos}, but segments must be contiguous (the previous one ended at {prev_end}) and end by len() = {len}"
             ))
         } else {
             None
