@@ -748,14 +748,17 @@ impl Emitter<'_> {
         }
     }
 
-    /// The parameters (`a_vals: &[V]`, the dense output's `&mut [V]`) and arguments of
-    /// [`Emitter::disjoint_slices`]' closure.
+    /// The parameters (`a_vals: &[V]`, the dense output's `&mut [V]`, then the inputs' level
+    /// structs, `a_l1: &Compressed<u32>`) and arguments of [`Emitter::disjoint_slices`]'
+    /// closure. A level passed as a (`noalias`, read-only) reference lets LLVM load its
+    /// arrays' addresses once: reached from outside, they were reloaded after every store
+    /// of an appended output (sparse add 1.1x slower).
     fn slice_params(&self) -> (Vec<TokenStream>, Vec<Ident>) {
         let kernel = self.kernel;
         let v = &kernel.value_type;
         let assembled = self.assembled_tensor();
         let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
-        (0..kernel.tensors.len())
+        let values = (0..kernel.tensors.len())
             .filter(|&t| Some(t) != assembled && self.used.contains(&Local::Vals(t)))
             .map(|t| {
                 let vals = self.local(Local::Vals(t));
@@ -764,8 +767,25 @@ impl Emitter<'_> {
                     false => quote!(&[#v]),
                 };
                 (quote!(#vals: #ty), vals)
+            });
+        // Only a tensor type's own levels: a struct format's are reached through its view.
+        let levels = (0..kernel.tensors.len())
+            .filter(|&t| Some(t) != output && Some(t) != assembled)
+            .filter(|&t| {
+                let format = &kernel.tensors[t].format;
+                format.remap.is_none() && format.borrow == crate::format::Borrow::Owned
             })
-            .unzip()
+            .flat_map(|t| {
+                let format = &kernel.tensors[t].format;
+                (0..format.order())
+                    .filter(move |&k| self.used.contains(&Local::Level(t, k)))
+                    .map(move |k| {
+                        let level = self.local(Local::Level(t, k));
+                        let ty = format.levels[k].canonical_type();
+                        (quote!(#level: &#ty), level)
+                    })
+            });
+        values.chain(levels).unzip()
     }
 
     fn block(&self, stmts: &[Stmt]) -> TokenStream {

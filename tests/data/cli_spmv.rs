@@ -82,6 +82,7 @@ fn spmv(
             y_vals: &mut [f64],
             a_vals: &[f64],
             x_vals: &[f64],
+            a_l1: &::sparse_runtime::Compressed,
         | -> ::core::result::Result<(), ::sparse_runtime::Error> {
             ::sparse_runtime::__private::parallel_rows(
                 y_vals,
@@ -96,6 +97,7 @@ fn spmv(
                         y_vals: &mut [f64],
                         a_vals: &[f64],
                         x_vals: &[f64],
+                        a_l1: &::sparse_runtime::Compressed,
                     | -> ::core::result::Result<(), ::sparse_runtime::Error> {
                         for i in row_lo..row_hi {
                             let mut t0 = <f64 as ::sparse_runtime::__private::num_traits::Zero>::zero();
@@ -108,12 +110,12 @@ fn spmv(
                             *y_vals.get_unchecked_mut(i - row_base) = t0;
                         }
                         ::core::result::Result::Ok(())
-                    })(y_vals, a_vals, x_vals)?;
+                    })(y_vals, a_vals, x_vals, a_l1)?;
                     ::core::result::Result::Ok(())
                 },
             )?;
             ::core::result::Result::Ok(())
-        })(y_vals, a_vals, x_vals)?;
+        })(y_vals, a_vals, x_vals, a_l1)?;
     }
     ::core::result::Result::Ok(())
 }
