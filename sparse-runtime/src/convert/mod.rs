@@ -22,7 +22,9 @@
 //!   inserted at its segment's next position (the paper's `yield_pos`) in
 //!   whatever order the source visits it; no sort where counts suffice. A
 //!   segment that the source's order left unsorted (or with duplicates, from
-//!   unsorted coordinates) is sorted and summed on its own afterwards.
+//!   unsorted coordinates) is sorted and summed on its own afterwards. A level
+//!   too large for the cache is inserted through partitions of consecutive
+//!   segments that fit in it, each sorted while it is there.
 //!
 //! Targets whose levels have no counted assembly (a compressed level below
 //! another sparse level, hash tables, COO's coordinate tuples) are built
