@@ -237,11 +237,15 @@ pub(crate) fn insert_segments<I: Index, V: Value, S: Scatter<V>>(
     let mut vals = crate::alloc::filled(total, V::zero(), "vals")?;
     let sort = ordered || !entries.unique();
     let entry_bytes = std::mem::size_of::<I>() + std::mem::size_of::<V>();
+    // Whether every segment still needs sorting (and summing) after insertion.
+    let mut unsorted = sort;
     match Partitions::plan(parent_count, total, entry_bytes) {
         Some(partitions) => {
             let mut sorter = sort.then(|| SegmentSort::new(size));
             let sorter = sorter.as_mut();
             stray |= !partitions.insert(entries, &pos, &mut cursor, &mut crd, &mut vals, sorter)?;
+            // Sorted inside the partitions; only repeats are left to sum.
+            unsorted = !entries.unique();
         }
         None => entries.batches(|parents, coords, values| {
             stray |= !scatter(parents, coords, values, &mut cursor, &mut crd, &mut vals);
@@ -253,9 +257,8 @@ pub(crate) fn insert_segments<I: Index, V: Value, S: Scatter<V>>(
             detail: "the source listed different entries on two passes".into(),
         });
     }
-    // Sorted segments (as partitioned insertion leaves them) are only checked; repeats
-    // are summed.
-    if sort {
+    // A sorted segment is only checked; repeats are summed.
+    if unsorted {
         sort_segments(size, &mut pos, &mut crd, &mut vals)?;
     }
     Ok((pos, crd, vals))

@@ -80,16 +80,20 @@ impl Partitions {
         mut sorter: Option<&mut SegmentSort<I, V>>,
     ) -> Result<bool, Error> {
         let segments = cursor.len();
-        let region = |b: usize| {
-            let range = self.segments(b, segments);
-            pos[range.start].to_usize()..pos[range.end].to_usize()
-        };
+        // Each partition's region of the arrays: its segments' positions.
+        let regions: Vec<std::ops::Range<usize>> = (0..self.count)
+            .map(|b| {
+                let range = self.segments(b, segments);
+                pos[range.start].to_usize()..pos[range.end].to_usize()
+            })
+            .collect();
         let mut inner: Vec<u16> = crate::alloc::filled(crd.len(), 0, "the segment numbers")?;
-        let (mut inside, largest) = self.partition(entries, &region, crd, vals, &mut inner);
+        let mut inside = self.partition(entries, &regions, crd, vals, &mut inner);
+        let largest = regions.iter().map(|r| r.len()).max().unwrap_or(0);
         let mut aside_crd: Vec<I> = crate::alloc::with_capacity(largest, "a partition")?;
         let mut aside_vals: Vec<V> = crate::alloc::with_capacity(largest, "a partition")?;
-        for b in 0..self.count {
-            let range = region(b);
+        for (b, range) in regions.iter().enumerate() {
+            let range = range.clone();
             aside_crd.clear();
             aside_crd.extend_from_slice(&crd[range.clone()]);
             aside_vals.clear();
@@ -114,18 +118,17 @@ impl Partitions {
         Ok(inside)
     }
 
-    /// The first pass: each entry at the next place of its partition's region, its segment's
-    /// number inside the partition in `inner`. Returns whether every region was filled
-    /// exactly, and the largest region's length.
+    /// The first pass: each entry at the next place of its partition's region in
+    /// `regions`, its segment's number inside the partition in `inner`. Returns whether
+    /// every region was filled exactly.
     fn partition<I: Index, V: Value, S: Scatter<V>>(
         &self,
         entries: &S,
-        region: &impl Fn(usize) -> std::ops::Range<usize>,
+        regions: &[std::ops::Range<usize>],
         crd: &mut [I],
         vals: &mut [V],
         inner: &mut [u16],
-    ) -> (bool, usize) {
-        let regions: Vec<std::ops::Range<usize>> = (0..self.count).map(region).collect();
+    ) -> bool {
         let mut next: Vec<usize> = regions.iter().map(|r| r.start).collect();
         let mask = (1usize << self.shift) - 1;
         let mut inside = true;
@@ -156,9 +159,7 @@ impl Partitions {
             }
             inside &= parents.len() <= BATCH;
         });
-        inside &= next.iter().zip(&regions).all(|(&n, r)| n == r.end);
-        let largest = regions.iter().map(|r| r.len()).max().unwrap_or(0);
-        (inside, largest)
+        inside && next.iter().zip(regions).all(|(&n, r)| n == r.end)
     }
 }
 
