@@ -56,20 +56,25 @@ fn stmt(bounded: &dyn Fn(Local) -> bool, s: Stmt) -> Stmt {
 }
 
 /// A reservation found in a block: `level.append_reserve(bound)` or
-/// `reserve_values(vals, bound)`.
+/// `reserve_values(vals, bound)` of a tensor.
 enum Reserve {
     Level(Local, Expr),
     Values(Local, Expr),
 }
 
-fn reservation(s: &Stmt) -> Option<Reserve> {
+/// The reservation `s` makes, and the tensor it reserves for.
+fn reservation(s: &Stmt) -> Option<(usize, Reserve)> {
     match s {
         Stmt::Expr(Expr::Call(r, "append_reserve", args)) => match (&**r, args.as_slice()) {
-            (Expr::Var(l @ Local::Level(..)), [bound]) => Some(Reserve::Level(*l, bound.clone())),
+            (Expr::Var(l @ Local::Level(t, _)), [bound]) => {
+                Some((*t, Reserve::Level(*l, bound.clone())))
+            }
             _ => None,
         },
         Stmt::Expr(Expr::Runtime("reserve_values", args)) => match args.as_slice() {
-            [Expr::Var(v @ Local::Vals(_)), bound] => Some(Reserve::Values(*v, bound.clone())),
+            [Expr::Var(v @ Local::Vals(t)), bound] => {
+                Some((*t, Reserve::Values(*v, bound.clone())))
+            }
             _ => None,
         },
         _ => None,
@@ -88,34 +93,26 @@ fn finalizes(s: &Stmt, t: usize) -> bool {
 /// The block with writers after its reservations of one output, when the block also ends
 /// that output's assembly (its `append_finalize`), so the values go back in it.
 fn into_room(bounded: &dyn Fn(Local) -> bool, mut body: Vec<Stmt>) -> Vec<Stmt> {
-    let found: Vec<(usize, Reserve)> = body
+    let found: Vec<(usize, usize, Reserve)> = body
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| reservation(s).map(|r| (i, r)))
+        .filter_map(|(i, s)| reservation(s).map(|(t, r)| (i, t, r)))
         .collect();
-    let Some(&(last, _)) = found.last() else {
-        return body;
-    };
-    let tensor = |r: &Reserve| match r {
-        Reserve::Level(Local::Level(t, _), _) | Reserve::Values(Local::Vals(t), _) => Some(*t),
-        _ => None,
-    };
-    let Some(t) = tensor(&found[0].1) else {
+    let (Some(&(_, t, _)), Some(&(last, _, _))) = (found.first(), found.last()) else {
         return body;
     };
     // One output's reservations, finalized later in the same block.
-    let one = found.iter().all(|(_, r)| tensor(r) == Some(t));
+    if found.iter().any(|&(_, u, _)| u != t) {
+        return body;
+    }
     let Some(end) = (last + 1..body.len()).find(|&i| finalizes(&body[i], t)) else {
         return body;
     };
-    if !one {
-        return body;
-    }
     // Each reservation a writer makes (the writer reserves the room itself) is replaced by
     // the writer; the values are given back before the first finalize.
     let mut finish = None;
     let mut replaced = vec![None; body.len()];
-    for (i, r) in found {
+    for (i, _, r) in found {
         replaced[i] = match r {
             Reserve::Level(l, bound) if bounded(l) => {
                 let take = call(var(l), "append_bounded", vec![bound]);
