@@ -385,28 +385,15 @@ impl Lowerer<'_> {
             sparse,
             trivially_matched,
         };
-        body.extend(self.cases(scope, v, &cases, &drivers, target, loop_vars));
-        for &(a, k) in sparse {
-            let next = if self.format(a).levels[k].is_unique() {
-                bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
-            } else {
-                var(Local::RunEnd(a, k))
-            };
-            let skip = self.skip_empty(scope, a, k);
-            if !trivially_matched && skip.is_empty() && self.format(a).levels[k].is_unique() {
-                let step = IrExpr::Select(
-                    Box::new(self.matches(a, k, v)),
-                    Box::new(IrExpr::Usize(1)),
-                    Box::new(IrExpr::Usize(0)),
-                );
-                body.push(Stmt::Assign(var(Local::Pos(a, k)), Assign::Add, step));
-                continue;
-            }
-            let mut advance = vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next)];
-            advance.extend(skip);
-            match trivially_matched {
-                true => body.extend(advance),
-                false => body.push(Stmt::If(self.matches(a, k, v), advance, vec![])),
+        let advancing = !trivially_matched && drivers.cover_every_step(&cases, dense_driven);
+        body.extend(self.cases(scope, v, &cases, &drivers, advancing, target, loop_vars));
+        if !advancing {
+            for &(a, k) in sparse {
+                let matched = match trivially_matched {
+                    true => Matched::Yes,
+                    false => Matched::Unknown,
+                };
+                body.extend(self.advance(scope, a, k, v, matched));
             }
         }
         if dense_driven {
@@ -420,30 +407,93 @@ impl Lowerer<'_> {
     }
 
     /// An if/else-if chain over the sub-lattice: the first point whose driving iterators all
-    /// sit at the current coordinate computes its expression (its other iterators are located).
+    /// sit at the current coordinate computes its expression (its other iterators are
+    /// located).
+    ///
+    /// Where a step always takes a case (`advancing`, see [`Drivers::cover_every_step`]), each
+    /// case also advances the iterators itself: the ones it is driven by unconditionally, the
+    /// ones an earlier case would have taken not at all, others by their flag; and the last
+    /// case needs no test. Advances under a case's branch are control dependent, so on a
+    /// pattern the branch predictor follows (a stencil's rows) the next step's loads issue
+    /// before this step's comparison resolves; branch-free advances after the chain would
+    /// wait for it on every step, and where the branch is mispredicted both forms wait alike.
+    #[allow(clippy::too_many_arguments)]
     fn cases(
         &mut self,
         scope: &Scope,
         v: VarId,
         cases: &[LatticePoint],
         drivers: &Drivers,
+        advancing: bool,
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let Some((first, rest)) = cases.split_first() else {
-            return Vec::new();
-        };
-        let driven = drivers.of(first);
-        let conds: Vec<IrExpr> = match drivers.trivially_matched {
-            true => Vec::new(),
-            false => driven.iter().map(|&(a, k)| self.matches(a, k, v)).collect(),
-        };
-        let body = self.case_body(scope, v, first, &driven, target, loop_vars);
-        if conds.is_empty() {
-            return body;
+        let mut arms = Vec::new();
+        for (n, case) in cases.iter().enumerate() {
+            let driven = drivers.of(case);
+            let mut body = self.case_body(scope, v, case, &driven, target, loop_vars);
+            for &(a, k) in drivers.sparse.iter().filter(|_| advancing) {
+                let matched = drivers.in_case(cases, n, (a, k));
+                body.extend(self.advance(scope, a, k, v, matched));
+            }
+            let conds: Vec<IrExpr> = match drivers.trivially_matched {
+                true => Vec::new(),
+                false => driven.iter().map(|&(a, k)| self.matches(a, k, v)).collect(),
+            };
+            let taken = conds.is_empty() || (advancing && n + 1 == cases.len());
+            arms.push((conds, body));
+            if taken {
+                break;
+            }
         }
-        let otherwise = self.cases(scope, v, rest, drivers, target, loop_vars);
-        vec![Stmt::If(conjoin(conds), body, otherwise)]
+        let mut chain = match arms.last() {
+            Some((conds, _)) if !conds.is_empty() && !advancing => Vec::new(),
+            _ => arms.pop().map(|(_, body)| body).unwrap_or_default(),
+        };
+        while let Some((conds, body)) = arms.pop() {
+            chain = vec![Stmt::If(conjoin(conds), body, chain)];
+        }
+        chain
+    }
+
+    /// The step of iterator `(a, k)` past the current coordinate: to its next position (its
+    /// run's end on a non-unique level, then past empty positions), if `matched`.
+    fn advance(
+        &self,
+        scope: &Scope,
+        a: AccessId,
+        k: usize,
+        v: VarId,
+        matched: Matched,
+    ) -> Vec<Stmt> {
+        let level = &self.format(a).levels[k];
+        let next = if level.is_unique() {
+            bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
+        } else {
+            var(Local::RunEnd(a, k))
+        };
+        let skip = self.skip_empty(scope, a, k);
+        let unique = level.is_unique();
+        let mut advance = vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next)];
+        match matched {
+            Matched::No => Vec::new(),
+            Matched::Yes => {
+                advance.extend(skip);
+                advance
+            }
+            Matched::Unknown if unique && skip.is_empty() => {
+                let step = IrExpr::Select(
+                    Box::new(self.matches(a, k, v)),
+                    Box::new(IrExpr::Usize(1)),
+                    Box::new(IrExpr::Usize(0)),
+                );
+                vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Add, step)]
+            }
+            Matched::Unknown => {
+                advance.extend(skip);
+                vec![Stmt::If(self.matches(a, k, v), advance, vec![])]
+            }
+        }
     }
 
     /// Whether iterator `(a, k)` sits at the current coordinate (bound by `bind_matched`).
@@ -582,6 +632,49 @@ impl Drivers<'_> {
             .filter(|&(access, level)| point.iters.contains(&Iter::Level { access, level }))
             .collect()
     }
+
+    /// Whether every step of the merge takes one of `cases` (a union's loop does; an
+    /// intersection's does not where one iterator is behind). A step's matched iterators are
+    /// any nonempty set of drivers (any set, the empty one included, where a dense index
+    /// counts the steps), and the first case whose drivers it contains is taken: so some case
+    /// is taken on every step exactly when one needs at most one driver, each driver's own
+    /// (or none, where the index counts).
+    fn cover_every_step(&self, cases: &[LatticePoint], dense_driven: bool) -> bool {
+        let driven: Vec<Vec<(AccessId, usize)>> = cases.iter().map(|c| self.of(c)).collect();
+        if driven.iter().any(Vec::is_empty) {
+            return true;
+        }
+        !dense_driven
+            && self
+                .sparse
+                .iter()
+                .all(|d| driven.iter().any(|c| c.as_slice() == [*d]))
+    }
+
+    /// Whether `iter` sits at the coordinate when case `n` of `cases` is taken: yes if the
+    /// case is driven by it; no if an earlier case is driven by a subset of the case's drivers
+    /// and `iter` (with `iter` there, that case would have been taken); else unknown.
+    fn in_case(&self, cases: &[LatticePoint], n: usize, iter: (AccessId, usize)) -> Matched {
+        let driven = self.of(&cases[n]);
+        if driven.contains(&iter) {
+            return Matched::Yes;
+        }
+        let earlier = cases[..n]
+            .iter()
+            .any(|c| self.of(c).iter().all(|d| *d == iter || driven.contains(d)));
+        match earlier {
+            true => Matched::No,
+            false => Matched::Unknown,
+        }
+    }
+}
+
+/// What a case of a merge step knows about whether an iterator sits at the coordinate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Matched {
+    Yes,
+    No,
+    Unknown,
 }
 
 /// How an expression depends on one access's values.
