@@ -262,6 +262,23 @@ impl<I: Index, P: Markers> Compressed<I, P> {
         &mut self.crd
     }
 
+    /// The segment ends and the last recorded segment, taken out for a `BoundedAppend` to
+    /// record segments in its own fields until it gives them back
+    /// ([`Self::restore_edges`]); and whether append assembly was started.
+    pub(crate) fn take_edges(&mut self) -> (Vec<I>, Option<(usize, usize)>, bool) {
+        (
+            std::mem::take(&mut self.pos),
+            self.append.last,
+            self.append.active,
+        )
+    }
+
+    /// Gives back what [`Self::take_edges`] took, as the writer recorded it.
+    pub(crate) fn restore_edges(&mut self, pos: Vec<I>, last: Option<(usize, usize)>) {
+        self.pos = pos;
+        self.append.last = last;
+    }
+
     /// [`Self::append_edges`] with the level holding `len` positions.
     #[inline]
     pub(crate) fn record_edges(&mut self, parent_pos: usize, begin: usize, end: usize, len: usize) {
