@@ -18,32 +18,43 @@
 //! `append_finalize`. A writer checks every write against the room: should a bound ever be
 //! wrong, the kernel returns an error, never a stray write or a wrong result.
 //!
+//! Where every coordinate appended to a level comes with its value (`l.append_coord(j);
+//! vals.push(v);`, the last level of a CSR-like output), the values are used nowhere else
+//! and the level's assembly ends in the block, one writer takes both
+//! (`let mut l = l.append_bounded_entries(vals, bound)?;`, for a level that declares it), the
+//! pairs become `l.append_entry(j, v)` and the level's `append_finalize` gives both back:
+//! one count and one room size for the two arrays, as a hand-written loop keeps. (Two
+//! writers held a count and a size each, and a sparse add's merge ran out of registers.)
+//!
 //! Runs after `parallel` and `reduction`: the serial paths they keep are rewritten like any
 //! other block (their tasks do not reserve).
 
-use crate::ir::{call, try_, var, Expr, Local, Stmt};
+use crate::ir::{block_uses, call, try_, var, visit_stmts, Expr, Local, Stmt};
 use crate::level::LevelFn;
 use crate::notation::Kernel;
 
 /// `body` with every reserved append into room.
 pub fn appends(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
-    let bounded = |local: Local| match local {
+    let bounded = |local: Local, f: LevelFn| match local {
         Local::Level(t, k) => kernel
             .tensors
             .get(t)
             .and_then(|t| t.format.levels.get(k))
-            .is_some_and(|l| l.function(LevelFn::AppendBounded).is_some()),
+            .is_some_and(|l| l.function(f).is_some()),
         _ => false,
     };
     block(&bounded, body)
 }
 
-fn block(bounded: &dyn Fn(Local) -> bool, body: Vec<Stmt>) -> Vec<Stmt> {
+/// Whether a level (a `Local::Level`) declares a level function.
+type Declares<'a> = dyn Fn(Local, LevelFn) -> bool + 'a;
+
+fn block(bounded: &Declares, body: Vec<Stmt>) -> Vec<Stmt> {
     let body: Vec<Stmt> = body.into_iter().map(|s| stmt(bounded, s)).collect();
     into_room(bounded, body)
 }
 
-fn stmt(bounded: &dyn Fn(Local) -> bool, s: Stmt) -> Stmt {
+fn stmt(bounded: &Declares, s: Stmt) -> Stmt {
     match s {
         Stmt::For(l, lo, hi, b) => Stmt::For(l, lo, hi, block(bounded, b)),
         Stmt::While(c, b) => Stmt::While(c, block(bounded, b)),
@@ -90,9 +101,17 @@ fn finalizes(s: &Stmt, t: usize) -> bool {
         if matches!(&**r, Expr::Var(Local::Level(u, _)) if *u == t))
 }
 
+/// Whether `s` is `l.append_finalize(..)?`.
+fn finalizes_level(s: &Stmt, l: Local) -> bool {
+    let Stmt::Expr(Expr::Try(e)) = s else {
+        return false;
+    };
+    matches!(&**e, Expr::Call(r, "append_finalize", _) if is(r, l))
+}
+
 /// The block with writers after its reservations of one output, when the block also ends
 /// that output's assembly (its `append_finalize`), so the values go back in it.
-fn into_room(bounded: &dyn Fn(Local) -> bool, mut body: Vec<Stmt>) -> Vec<Stmt> {
+fn into_room(bounded: &Declares, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let found: Vec<(usize, usize, Reserve)> = body
         .iter()
         .enumerate()
@@ -108,27 +127,122 @@ fn into_room(bounded: &dyn Fn(Local) -> bool, mut body: Vec<Stmt>) -> Vec<Stmt> 
     let Some(end) = (last + 1..body.len()).find(|&i| finalizes(&body[i], t)) else {
         return body;
     };
+    let fused = entries(bounded, &body, &found, last);
     // Each reservation a writer makes (the writer reserves the room itself) is replaced by
-    // the writer; the values are given back before the first finalize.
+    // the writer (`Some(None)`: removed); unless a level's writer takes them, the values are
+    // given back before the first finalize.
     let mut finish = None;
-    let mut replaced = vec![None; body.len()];
+    let mut replaced: Vec<Option<Option<Stmt>>> = vec![None; body.len()];
     for (i, _, r) in found {
-        replaced[i] = match r {
-            Reserve::Level(l, bound) if bounded(l) => {
-                let take = call(var(l), "append_bounded", vec![bound]);
-                Some(Stmt::Let(l, true, try_(take)))
+        replaced[i] = match (r, &fused) {
+            (Reserve::Level(l, bound), Some((f, v, _))) if l == *f => {
+                let take = call(var(l), "append_bounded_entries", vec![var(*v), bound]);
+                Some(Some(Stmt::Let(l, true, try_(take))))
             }
-            Reserve::Level(..) => None,
-            Reserve::Values(v, bound) => {
+            (Reserve::Level(l, bound), _) if bounded(l, LevelFn::AppendBounded) => {
+                let take = call(var(l), "append_bounded", vec![bound]);
+                Some(Some(Stmt::Let(l, true, try_(take))))
+            }
+            (Reserve::Level(..), _) => None,
+            (Reserve::Values(..), Some(_)) => Some(None),
+            (Reserve::Values(v, bound), None) => {
                 finish = Some(Stmt::Expr(try_(call(var(v), "finish", vec![]))));
                 let take = Expr::Runtime("bounded_values", vec![var(v), bound]);
-                Some(Stmt::Let(v, true, try_(take)))
+                Some(Some(Stmt::Let(v, true, try_(take))))
             }
         };
     }
-    body.splice(end..end, finish);
+    match fused {
+        Some((_, _, paired)) => {
+            body.truncate(last + 1);
+            body.extend(paired);
+        }
+        None => {
+            body.splice(end..end, finish);
+        }
+    }
     body.into_iter()
         .zip(replaced.into_iter().chain(std::iter::repeat(None)))
-        .map(|(s, writer)| writer.unwrap_or(s))
+        .filter_map(|(s, writer)| writer.unwrap_or(Some(s)))
         .collect()
+}
+
+/// One writer for a level and the values, where every coordinate appended to the level
+/// comes with its value (`l.append_coord(j); vals.push(v);`, the last level of a CSR-like
+/// output), the values are used nowhere else after their reservations and the level's
+/// assembly ends in the block: the level, the values, and the statements after the last
+/// reservation with the pairs made `l.append_entry(j, v)`, written under one count into
+/// both rooms as a hand-written loop writes `crd[n]` and `vals[n]`. (Two writers each held a
+/// count and a room's size, and a sparse add's merge ran out of registers for them.)
+fn entries(
+    bounded: &Declares,
+    body: &[Stmt],
+    found: &[(usize, usize, Reserve)],
+    last: usize,
+) -> Option<(Local, Local, Vec<Stmt>)> {
+    let v = found.iter().find_map(|(_, _, r)| match r {
+        Reserve::Values(v, _) => Some(*v),
+        Reserve::Level(..) => None,
+    })?;
+    let rest = &body[last + 1..];
+    found.iter().find_map(|(_, _, r)| match r {
+        Reserve::Level(l, _)
+            if bounded(*l, LevelFn::AppendBoundedEntries)
+                && rest.iter().any(|s| finalizes_level(s, *l)) =>
+        {
+            pair(rest, *l, v).map(|paired| (*l, v, paired))
+        }
+        _ => None,
+    })
+}
+
+/// `stmts` with every `l.append_coord(j); v.push(e);` made `l.append_entry(j, e)`, if that
+/// leaves neither a use of `v` nor another append of coordinates to `l`.
+fn pair(stmts: &[Stmt], l: Local, v: Local) -> Option<Vec<Stmt>> {
+    let paired = pair_block(stmts.to_vec(), l, v);
+    let mut lone = false;
+    visit_stmts(&paired, &mut |s| {
+        lone |= matches!(s, Stmt::Expr(Expr::Call(r, "append_coord" | "append_coords", _))
+            if matches!(&**r, Expr::Var(x) if *x == l));
+    });
+    (!lone && !block_uses(&paired, v)).then_some(paired)
+}
+
+fn pair_block(stmts: Vec<Stmt>, l: Local, v: Local) -> Vec<Stmt> {
+    let mut out = Vec::with_capacity(stmts.len());
+    let mut it = stmts.into_iter().peekable();
+    while let Some(s) = it.next() {
+        let coord = match &s {
+            Stmt::Expr(Expr::Call(r, "append_coord", args)) if is(r, l) && args.len() == 1 => {
+                Some(args[0].clone())
+            }
+            _ => None,
+        };
+        let value = match (&coord, it.peek()) {
+            (Some(_), Some(Stmt::Expr(Expr::Call(r, "push", args))))
+                if is(r, v) && args.len() == 1 =>
+            {
+                Some(args[0].clone())
+            }
+            _ => None,
+        };
+        if let (Some(j), Some(e)) = (coord, value) {
+            it.next();
+            out.push(Stmt::Expr(call(var(l), "append_entry", vec![j, e])));
+            continue;
+        }
+        out.push(match s {
+            Stmt::For(n, lo, hi, b) => Stmt::For(n, lo, hi, pair_block(b, l, v)),
+            Stmt::While(c, b) => Stmt::While(c, pair_block(b, l, v)),
+            Stmt::If(c, a, b) => Stmt::If(c, pair_block(a, l, v), pair_block(b, l, v)),
+            Stmt::Block(n, b) => Stmt::Block(n, pair_block(b, l, v)),
+            s => s,
+        });
+    }
+    out
+}
+
+/// Whether `e` is local `l`.
+fn is(e: &Expr, l: Local) -> bool {
+    matches!(e, Expr::Var(x) if *x == l)
 }

@@ -96,6 +96,11 @@ pub enum LevelFn {
     /// coordinate instead of a growing push (`crate::bounded`); the writer has the level's
     /// `len`, `append_coord(s)`, `append_edges` and `append_finalize`.
     AppendBounded,
+    /// `append_bounded_entries(vals, entries) -> Result<writer>`: `append_bounded` for the
+    /// level every appended coordinate of which comes with the output's value; the writer
+    /// also takes the values and appends both under one count with `append_entry(coord,
+    /// value)`, and gives both back in its `append_finalize`.
+    AppendBoundedEntries,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
     AppendCoord,
     /// `append_coords(coords)`: appends a run of coordinates (an exact-size iterator, such
@@ -248,6 +253,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         func(LevelFn::AppendInit, "append_init"),
         func(LevelFn::AppendReserve, "append_reserve"),
         func(LevelFn::AppendBounded, "append_bounded"),
+        func(LevelFn::AppendBoundedEntries, "append_bounded_entries"),
         func(LevelFn::AppendCoord, "append_coord"),
         func(LevelFn::AppendCoords, "append_coords"),
         func(LevelFn::AppendEdges, "append_edges"),

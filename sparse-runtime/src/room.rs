@@ -17,15 +17,24 @@ use crate::{Error, Index};
 
 /// A vector taken out of its owner, with room for more elements written at its end.
 pub(crate) struct Room<T> {
+    /// Not touched while the room is out (its buffer stays where `start` points).
     vec: Vec<T>,
     /// The vector's length when it was taken: the room starts there.
     base: usize,
-    /// The elements written into the room, in order from its start.
+    /// The room's first slot, `vec`'s element `base`, and the room's size (spare capacity):
+    /// computed once, so that a loop writing into two rooms holds two values for each
+    /// besides its count (with the vector's pointer, length and capacity, LLVM kept them on
+    /// the stack and recomputed them on every write of a sparse add).
+    start: *mut T,
+    size: usize,
+    /// The elements written into the room, in order from its start, and any that found it
+    /// full (counted, dropped): more than the room holds means the bound was exceeded. No
+    /// separate flag, so a loop writing into two rooms keeps one register fewer per room.
     written: usize,
-    /// Whether a write found the room full (and was dropped).
-    over: bool,
     /// Whether the vector was given back.
     restored: bool,
+    /// Whether, when it was given back, more elements had been counted than written.
+    over: bool,
 }
 
 impl<T> Room<T> {
@@ -34,29 +43,39 @@ impl<T> Room<T> {
     #[inline]
     pub(crate) fn take(home: &mut Vec<T>, entries: usize, what: &str) -> Result<Self, Error> {
         crate::alloc::reserve(home, entries, what)?;
-        let vec = std::mem::take(home);
+        let mut vec = std::mem::take(home);
+        let base = vec.len();
         Ok(Room {
-            base: vec.len(),
+            base,
+            start: vec.spare_capacity_mut().as_mut_ptr().cast(),
+            size: vec.capacity() - base,
             vec,
             written: 0,
-            over: false,
             restored: false,
+            over: false,
         })
     }
 
-    /// Writes `x` after the elements written so far, or notes that the room is full.
+    /// Writes `x` after the elements written so far, or, if the room is full, only counts
+    /// it.
     #[inline]
     pub(crate) fn write(&mut self, x: T) {
-        match self.vec.spare_capacity_mut().get_mut(self.written) {
-            Some(slot) => {
-                slot.write(x);
-                self.written += 1;
-            }
-            None => self.over = true,
+        if self.written < self.size {
+            // SAFETY: `start` is element `base` of `vec`'s buffer, which stays allocated and
+            // in place while the room is out (the vector is only moved, never touched), and
+            // `base + written < base + size == capacity`: a spare slot.
+            unsafe { self.start.add(self.written).write(x) };
         }
+        self.written += 1;
     }
 
-    /// The vector's length with the elements written.
+    /// The elements written into the room: all those counted, up to its size.
+    #[inline]
+    fn stored(&self) -> usize {
+        self.written.min(self.size)
+    }
+
+    /// The vector's length with the elements counted (written unless the room overflowed).
     #[inline]
     pub(crate) fn len(&self) -> usize {
         self.base + self.written
@@ -78,15 +97,20 @@ impl<T> Room<T> {
         if std::mem::replace(&mut self.restored, true) {
             return None;
         }
+        let stored = self.stored();
+        self.over = stored < self.written;
+        // The buffer leaves with the vector: later writes are only counted.
+        self.size = 0;
         let mut vec = std::mem::take(&mut self.vec);
         // SAFETY: the vector's length stayed `base` while the room was out, and `write`
-        // initialized its spare slots `0..written` (slot `k` is element `base + k`), one at
-        // a time and in order, each only while it was inside the capacity.
-        unsafe { vec.set_len(self.base + self.written) };
+        // initialized its spare slots `0..stored` (slot `k` is element `base + k`): the
+        // `k`-th write found slot `k` inside the capacity exactly when `k` is below the
+        // room's size, and `stored` is the count of writes capped by that size.
+        unsafe { vec.set_len(self.base + stored) };
         Some(vec)
     }
 
-    /// `Err` if a write was dropped because the room was full.
+    /// `Err` if a write was dropped because the room was full (known once given back).
     #[inline]
     pub(crate) fn check(&self, what: &'static str) -> Result<(), Error> {
         match self.over {
@@ -274,6 +298,95 @@ impl<'a, I: Index, P: Markers> BoundedAppend<'a, I, P> {
     }
 }
 
+/// A [`Compressed`] level and the output's values appended together into room reserved up
+/// front ([`Compressed::append_bounded_entries`]), where every coordinate appended to the
+/// level comes with its value: one count serves both, and one room size (the smaller), as
+/// in a hand-written loop that writes `crd[n]` and `vals[n]`.
+#[doc(hidden)]
+pub struct BoundedEntries<'a, I: Index, P: Markers, V> {
+    /// The level's writer; its room's count is the entries'.
+    level: BoundedAppend<'a, I, P>,
+    home: &'a mut Vec<V>,
+    vals: Room<V>,
+}
+
+impl<'a, I: Index, P: Markers, V> BoundedEntries<'a, I, P, V> {
+    #[inline]
+    pub(crate) fn new(
+        mut level: BoundedAppend<'a, I, P>,
+        home: &'a mut Vec<V>,
+        mut vals: Room<V>,
+    ) -> Self {
+        // Both rooms take the smaller size: entries past it are counted, not written, in
+        // both, and each gives back only the slots below it (`Room::stored`).
+        let size = level.room.size.min(vals.size);
+        (level.room.size, vals.size) = (size, size);
+        BoundedEntries { level, home, vals }
+    }
+
+    /// Number of positions, those appended included.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.level.len()
+    }
+
+    /// Whether the level holds no positions.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends coordinate `i` (below the level's size; debug builds assert it) and its value.
+    #[inline]
+    pub fn append_entry(&mut self, i: usize, v: V) {
+        let crd = &mut self.level.room;
+        let k = crd.written;
+        if k < crd.size {
+            // SAFETY: `k < crd.size == vals.size` (`new`), so slot `k` is spare capacity of
+            // both rooms, whose buffers stay in place while they are out (see `Room::write`);
+            // both rooms' slots `0..min(count, size)` are written, in order, as `give_back`
+            // then tells the values' room.
+            unsafe {
+                crd.start.add(k).write(I::from_usize_unchecked(i));
+                self.vals.start.add(k).write(v);
+            }
+        }
+        crd.written = k + 1;
+    }
+
+    /// See [`Compressed::append_edges`].
+    #[inline]
+    pub fn append_edges(&mut self, parent_pos: usize, begin: usize, end: usize) {
+        self.level.append_edges(parent_pos, begin, end);
+    }
+
+    /// Gives the values, coordinates and segments back and ends the level's assembly (see
+    /// [`Compressed::append_finalize`]); `Err` also if the kernel appended more than the
+    /// room it had reserved (an internal error).
+    #[inline]
+    pub fn append_finalize(&mut self, parent_size: usize) -> Result<(), Error> {
+        self.give_back();
+        self.vals.check("values")?;
+        self.level.append_finalize(parent_size)
+    }
+
+    /// Gives the values back, as many as the entries counted (once).
+    #[inline]
+    fn give_back(&mut self) {
+        // The values were written with the coordinates, under their count.
+        self.vals.written = self.level.room.written;
+        self.vals.give_back(self.home);
+    }
+}
+
+impl<I: Index, P: Markers, V> Drop for BoundedEntries<'_, I, P, V> {
+    /// On an early return, the values go back as they are (the level's writer gives back
+    /// its own; the output's assembly guard then resets the output).
+    fn drop(&mut self) {
+        self.give_back();
+    }
+}
+
 /// A segment the writer does not record itself, recorded by the level (see
 /// [`BoundedAppend::append_edges`]): out of line, taking the writer's fields by value so
 /// that the writer itself never has its address taken and stays in registers.
@@ -320,8 +433,9 @@ mod tests {
         let mut vals: Vec<u64> = Vec::new();
         let mut w = bounded_values(&mut vals, 2).unwrap();
         let room = w.room.vec.capacity();
-        (0..room as u64 + 1).for_each(|v| w.push(v));
-        assert_eq!(w.len(), room);
+        (0..room as u64 + 3).for_each(|v| w.push(v));
+        // The writes past the room are counted, not stored.
+        assert_eq!(w.len(), room + 3);
         let e = w.finish().unwrap_err();
         assert!(e.to_string().contains("internal error"), "{e}");
         drop(w);
@@ -396,6 +510,57 @@ mod tests {
         }
         level.append_finalize(2).unwrap();
         assert_eq!((level.pos(), level.crd()), (&[0, 1, 1][..], &[4][..]));
+    }
+
+    #[test]
+    fn entries_are_appended_under_one_count() {
+        let mut level = Compressed::<u32>::from_raw(10, vec![0], vec![]).unwrap();
+        let mut vals = vec![];
+        level.append_init(2);
+        let mut w = level.append_bounded_entries(&mut vals, 3).unwrap();
+        w.append_entry(2, 0.5);
+        w.append_entry(7, 1.5);
+        w.append_edges(0, 0, 2);
+        w.append_entry(1, 2.5);
+        assert_eq!(w.len(), 3);
+        w.append_edges(1, 2, 3);
+        w.append_finalize(2).unwrap();
+        drop(w);
+        assert_eq!((level.pos(), level.crd()), (&[0, 2, 3][..], &[2, 7, 1][..]));
+        assert_eq!(vals, [0.5, 1.5, 2.5]);
+    }
+
+    #[test]
+    fn entries_past_the_smaller_room_are_an_error_in_both() {
+        let mut level = Compressed::<u32>::from_raw(10, vec![0], vec![]).unwrap();
+        let mut vals: Vec<u8> = Vec::with_capacity(1000);
+        level.append_init(1);
+        let mut w = level.append_bounded_entries(&mut vals, 1).unwrap();
+        let room = w.level.room.size;
+        assert!(room < 1000, "the level's room limits both");
+        (0..room + 2).for_each(|k| w.append_entry(k % 10, k as u8));
+        w.append_edges(0, 0, room + 2);
+        let e = w.append_finalize(1).unwrap_err();
+        assert!(e.to_string().contains("internal error"), "{e}");
+        drop(w);
+        // What fit the room went back, the same count of each.
+        assert_eq!(vals.len(), room);
+        assert_eq!(level.crd().len(), room);
+    }
+
+    #[test]
+    fn an_early_drop_gives_back_the_entries_written() {
+        let mut level = Compressed::<u32>::from_raw(10, vec![0], vec![]).unwrap();
+        let mut vals = vec![];
+        level.append_init(1);
+        {
+            let mut w = level.append_bounded_entries(&mut vals, 2).unwrap();
+            w.append_entry(4, 9.0);
+        }
+        assert_eq!(vals, [9.0]);
+        level.append_edges(0, 0, 1);
+        level.append_finalize(1).unwrap();
+        assert_eq!((level.pos(), level.crd()), (&[0, 1][..], &[4][..]));
     }
 
     #[test]

@@ -257,6 +257,23 @@ impl<I: Index, P: Markers> Compressed<I, P> {
         Ok(crate::room::BoundedAppend::new(self, room))
     }
 
+    /// [`Self::append_bounded`] for the level of an output whose every appended coordinate
+    /// comes with its value: the writer also takes the output's values `vals` out into room
+    /// for as many, and appends both with `append_entry` under one count (see the runtime's
+    /// `room` module). `Err` if either room cannot be allocated.
+    #[doc(hidden)]
+    #[inline]
+    pub fn append_bounded_entries<'a, V>(
+        &'a mut self,
+        vals: &'a mut Vec<V>,
+        entries: usize,
+    ) -> Result<crate::room::BoundedEntries<'a, I, P, V>, Error> {
+        // The level's writer first: should the values' room fail, it gives back what it took.
+        let level = self.append_bounded(entries)?;
+        let values = crate::room::Room::take(vals, entries, "appended values")?;
+        Ok(crate::room::BoundedEntries::new(level, vals, values))
+    }
+
     /// The coordinates, for a `BoundedAppend` to give back the ones it took.
     pub(crate) fn crd_mut(&mut self) -> &mut Vec<I> {
         &mut self.crd
