@@ -29,7 +29,9 @@
 //! every contender of a group once, in turn (round `r` starting at the `r`-th); the generated
 //! contenders run once inside a 1-thread and once inside a 2-thread rayon pool (the kernels use
 //! the pool they are called in); medians and fastest times per contender;
-//! ratio = generated median / the fastest peer's median (below 1: generated faster). A STREAM
+//! ratio = generated median / the fastest peer's median (below 1: generated faster), and the
+//! same of the fastest rounds (steadier on a machine with slow phases, where medians of a
+//! few rounds can move by a third between runs). A STREAM
 //! triad gives the machine's bandwidth, and each SpMV's effective bandwidth is reported as a
 //! fraction of it.
 //!
@@ -231,6 +233,8 @@ struct Row {
     generated_min: Vec<f64>,
     /// The peer with the lowest median, its median ms.
     peer: Option<(&'static str, f64)>,
+    /// The fastest round of any peer, ms.
+    peer_min: Option<f64>,
     /// The same among the libraries (every peer but the hand-written loop).
     library: Option<(&'static str, f64)>,
     /// Bytes an SpMV must move at least (its effective bandwidth is reported).
@@ -418,6 +422,12 @@ impl Suite {
                 .min_by(|a, b| a.1.total_cmp(&b.1))
         };
         let (peer, library) = (fastest_peer(false), fastest_peer(true));
+        let peer_min = contenders
+            .iter()
+            .zip(&times)
+            .filter(|(c, _)| !c.generated)
+            .map(|(_, t)| fastest(&t[0]))
+            .min_by(f64::total_cmp);
         println!(
             "{kernel}/{dataset}: nnz {nnz}, {} rounds, ms median (fastest), ratio of medians to {}",
             self.rounds,
@@ -460,6 +470,7 @@ impl Suite {
                     generated: t.iter().map(|t| median(t)).collect(),
                     generated_min: t.iter().map(|t| fastest(t)).collect(),
                     peer,
+                    peer_min,
                     library,
                     bytes,
                 });
@@ -517,14 +528,14 @@ impl Suite {
         let mut md = String::new();
         writeln!(
             md,
-            "| kernel | dataset | nnz | generated | {} | fastest peer | peer ms | {} | ratio 1t to best library | SpMV GB/s, 1t (of triad) |",
+            "| kernel | dataset | nnz | generated | {} | fastest peer | peer ms | {} | ratio 1t, fastest rounds | ratio 1t to best library | SpMV GB/s, 1t (of triad) |",
             threads.iter().map(|t| format!("{t}t ms")).collect::<Vec<_>>().join(" | "),
             threads.iter().map(|t| format!("ratio {t}t")).collect::<Vec<_>>().join(" | "),
         )
         .unwrap();
         writeln!(
             md,
-            "|---|---|---:|---|{}---|---:|{}---|---|",
+            "|---|---|---:|---|{}---|---:|{}---:|---|---|",
             "---:|".repeat(threads.len()),
             "---:|".repeat(threads.len())
         )
@@ -536,6 +547,9 @@ impl Suite {
                 .iter()
                 .map(|g| format!("{:.2}", g / peer_ms))
                 .collect();
+            let robust = r.peer_min.map_or(String::new(), |ms| {
+                format!("{:.2}", r.generated_min[0] / ms)
+            });
             let library = r.library.map_or(String::new(), |(name, ms)| {
                 format!("{:.2} ({name})", r.generated[0] / ms)
             });
@@ -545,7 +559,7 @@ impl Suite {
             });
             writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {peer} | {} | {} | {library} | {bandwidth} |",
+                "| {} | {} | {} | {} | {} | {peer} | {} | {} | {robust} | {library} | {bandwidth} |",
                 r.kernel,
                 r.dataset,
                 r.nnz,
@@ -563,7 +577,8 @@ impl Suite {
         let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
         println!(
             "\nSuite summary (scale 1/{}, {} rounds, triad {} GB/s at {} threads; load average {}):\n\
-             ratio = generated median / fastest peer's median (below 1: generated faster)\n",
+             ratio = generated median / fastest peer's median (below 1: generated faster); \
+             fastest rounds: the generated kernel's fastest round / any peer's fastest round\n",
             self.scale,
             self.rounds,
             self.triad.iter().map(|g| format!("{g:.2}")).collect::<Vec<_>>().join(" / "),
