@@ -267,7 +267,8 @@ impl<'a, I: Index, P: Markers> BoundedAppend<'a, I, P> {
         let prev_end = e.last.map_or(0, |(_, end)| end);
         let ordered = e.last.is_none_or(|(p, _)| parent_pos > p);
         let fits = e.active && ordered && begin == prev_end && begin <= end && end <= len;
-        if let (true, Some(slot)) = (fits, e.pos.get_mut(parent_pos.wrapping_add(1))) {
+        let slot = parent_pos.checked_add(1).and_then(|k| e.pos.get_mut(k));
+        if let (true, Some(slot)) = (fits, slot) {
             // An `end` that does not fit `I` is caught by `append_finalize`, as the level's.
             *slot = I::try_from_usize(end).unwrap_or_default();
             e.last = Some((parent_pos, end));
@@ -339,6 +340,7 @@ impl<'a, I: Index, P: Markers, V> BoundedEntries<'a, I, P, V> {
     /// Appends coordinate `i` (below the level's size; debug builds assert it) and its value.
     #[inline]
     pub fn append_entry(&mut self, i: usize, v: V) {
+        debug_assert!(i < self.level.level.size(), "coordinate {i} >= size");
         let crd = &mut self.level.room;
         let k = crd.written;
         if k < crd.size {
