@@ -92,21 +92,18 @@ fn reservation(s: &Stmt) -> Option<(usize, Reserve)> {
     }
 }
 
-/// Whether `s` is `level.append_finalize(..)?` of a level of tensor `t`.
-fn finalizes(s: &Stmt, t: usize) -> bool {
-    let Stmt::Expr(Expr::Try(e)) = s else {
-        return false;
-    };
-    matches!(&**e, Expr::Call(r, "append_finalize", _)
-        if matches!(&**r, Expr::Var(Local::Level(u, _)) if *u == t))
-}
-
-/// Whether `s` is `l.append_finalize(..)?`.
-fn finalizes_level(s: &Stmt, l: Local) -> bool {
-    let Stmt::Expr(Expr::Try(e)) = s else {
-        return false;
-    };
-    matches!(&**e, Expr::Call(r, "append_finalize", _) if is(r, l))
+/// The level `s` finalizes, if it is `level.append_finalize(..)?`.
+fn finalized(s: &Stmt) -> Option<Local> {
+    match s {
+        Stmt::Expr(Expr::Try(e)) => match &**e {
+            Expr::Call(r, "append_finalize", _) => match &**r {
+                Expr::Var(l @ Local::Level(..)) => Some(*l),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The block with writers after its reservations of one output, when the block also ends
@@ -124,7 +121,9 @@ fn into_room(bounded: &Declares, mut body: Vec<Stmt>) -> Vec<Stmt> {
     if found.iter().any(|&(_, u, _)| u != t) {
         return body;
     }
-    let Some(end) = (last + 1..body.len()).find(|&i| finalizes(&body[i], t)) else {
+    let Some(end) = (last + 1..body.len())
+        .find(|&i| matches!(finalized(&body[i]), Some(Local::Level(u, _)) if u == t))
+    else {
         return body;
     };
     let fused = entries(bounded, &body, &found, last);
@@ -188,7 +187,7 @@ fn entries(
     found.iter().find_map(|(_, _, r)| match r {
         Reserve::Level(l, _)
             if bounded(*l, LevelFn::AppendBoundedEntries)
-                && rest.iter().any(|s| finalizes_level(s, *l)) =>
+                && rest.iter().any(|s| finalized(s) == Some(*l)) =>
         {
             pair(rest, *l, v).map(|paired| (*l, v, paired))
         }
@@ -203,7 +202,7 @@ fn pair(stmts: &[Stmt], l: Local, v: Local) -> Option<Vec<Stmt>> {
     let mut lone = false;
     visit_stmts(&paired, &mut |s| {
         lone |= matches!(s, Stmt::Expr(Expr::Call(r, "append_coord" | "append_coords", _))
-            if matches!(&**r, Expr::Var(x) if *x == l));
+            if is(r, l));
     });
     (!lone && !block_uses(&paired, v)).then_some(paired)
 }

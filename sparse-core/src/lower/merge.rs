@@ -466,14 +466,12 @@ impl Lowerer<'_> {
         v: VarId,
         matched: Matched,
     ) -> Vec<Stmt> {
-        let level = &self.format(a).levels[k];
-        let next = if level.is_unique() {
-            bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1))
-        } else {
-            var(Local::RunEnd(a, k))
+        let unique = self.format(a).levels[k].is_unique();
+        let next = match unique {
+            true => bin(Op::Add, var(Local::Pos(a, k)), IrExpr::Usize(1)),
+            false => var(Local::RunEnd(a, k)),
         };
         let skip = self.skip_empty(scope, a, k);
-        let unique = level.is_unique();
         let mut advance = vec![Stmt::Assign(var(Local::Pos(a, k)), Assign::Set, next)];
         match matched {
             Matched::No => Vec::new(),
