@@ -96,6 +96,9 @@ pub enum Local {
     /// The sum of a loop's varying factors, multiplied by its invariant ones after the loop
     /// (`crate::precompute`): a value, or an array as long as the register block.
     Precomputed,
+    /// The partial sums, one per lane, of the `n`th float sum a strip's lanes accumulate
+    /// (`crate::lane_sums`): an array of [`crate::strip_mine::STRIP`] values.
+    LaneSums(usize),
     /// The first iteration of a chunk of a parallel [`Stmt::Fold`].
     ChunkLo,
     /// The end of the iterations of a chunk of a parallel [`Stmt::Fold`].

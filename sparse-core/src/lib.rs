@@ -17,6 +17,7 @@ pub mod explain;
 pub mod format;
 pub mod ir;
 pub mod iteration_graph;
+pub mod lane_sums;
 pub mod lanes;
 pub mod lattice;
 pub mod level;
@@ -256,20 +257,29 @@ pub fn compile_with(
             None => precompute::precomputed(&kernel, body),
         };
         body = precompute(body);
+        // Strips, then (unless every sum must add in the order written) partial sums in
+        // their lanes, then positions from the lanes' start.
+        let strips = |body| {
+            let body = strip_mine::strips(body);
+            match schedule.term_by_term {
+                Some(_) => body,
+                None => lane_sums::partial_sums(&kernel, body),
+            }
+        };
         if schedule.serial.is_none() {
             body = parallel::rows(&kernel, body);
             body = parallel::appended(&kernel, body);
             body = reduction::folds(&kernel, body);
         }
         body = bounded::appends(&kernel, body);
-        body = lanes::positions(&kernel, strip_mine::strips(body));
+        body = lanes::positions(&kernel, strips(body));
         let compute = match &schedule.compute {
             Some(name) if schedule::check_compute(&kernel, name, &mut diags) => {
                 let mut values = precompute(lower_all(true, &mut diags)?);
                 if schedule.serial.is_none() {
                     values = parallel::segments(&kernel, values);
                 }
-                let values = lanes::positions(&kernel, strip_mine::strips(values));
+                let values = lanes::positions(&kernel, strips(values));
                 let names = names::Names::new(&kernel, emit::locals(&kernel, &values));
                 Some(ComputeOnly {
                     name: name.clone(),

@@ -113,6 +113,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::Strip => "strip".into(),
         Local::StripLane => "strip_lane".into(),
         Local::Precomputed => "pre".into(),
+        Local::LaneSums(n) => format!("lane_sums{n}"),
         Local::Partial => "partial".into(),
         Local::ChunkLo => "chunk_lo".into(),
         Local::FoldStart => "fold_start".into(),

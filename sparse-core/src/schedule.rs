@@ -16,9 +16,10 @@
 //!   `Err`.
 //! - `parallel(never)`: keep the kernel serial. Without it, an outer loop over the first
 //!   level of a dense output runs its rows in parallel (`crate::parallel`).
-//! - `precompute(never)`: sum every product term by term as written. Without it, a factor that
-//!   does not change in a summing loop multiplies the loop's sum once (`crate::precompute`),
-//!   which rounds floats differently.
+//! - `precompute(never)`: sum every product term by term, in the order written. Without it,
+//!   a factor that does not change in a summing loop multiplies the loop's sum once
+//!   (`crate::precompute`), and a float sum over a dense dimension adds a partial sum per
+//!   strip lane (`crate::lane_sums`); both round floats differently.
 
 use crate::diagnostic::Diagnostics;
 use crate::names::same;
@@ -46,8 +47,8 @@ pub struct Schedule {
     pub no_conversion: Option<Span>,
     /// `parallel(never)`: every loop runs serially (the directive's span).
     pub serial: Option<Span>,
-    /// `precompute(never)`: no loop-invariant factor is moved out of a sum (the directive's
-    /// span).
+    /// `precompute(never)`: no loop-invariant factor is moved out of a sum, and no sum is
+    /// split into partial sums per strip lane (the directive's span).
     pub term_by_term: Option<Span>,
 }
 

@@ -11,7 +11,9 @@
 //!
 //! The iterations run in the same order as before, one after another, so every result is
 //! unchanged bit for bit whatever the body does; the loop variable is a fresh `let` per
-//! iteration inside a strip, as it was the loop's own binding.
+//! iteration inside a strip, as it was the loop's own binding. (`crate::lane_sums`, which
+//! runs next unless a schedule asks for sums in the order written, then gives a float sum
+//! a partial sum per lane: that is where the order changes.)
 
 use crate::ir::{self, Assign, Expr, Local, Op, Stmt};
 

@@ -14,7 +14,8 @@
 //! chunks' values in order. The chunks' length is fixed (4096 iterations), not a share of the
 //! threads, so the result is the same with any number of threads and without the feature;
 //! a floating-point sum is reassociated where chunks meet (`#[schedule(parallel(never))]` or
-//! [`with_fold_chunk`]`(usize::MAX, ..)` sums in the loop's order). Integer sums and products
+//! [`with_fold_chunk`]`(usize::MAX, ..)` sums in the serial loop's order, which
+//! `precompute(never)` keeps the order written: the guide's schedules chapter). Integer sums and products
 //! stay serial (reassociated, a partial sum could overflow where the serial order does not);
 //! folds by `min`, `max`, `and`, `or` are exact for every value type.
 //!

@@ -490,6 +490,21 @@ pub fn float_bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
 
+/// `start` plus `terms` in the order a float sum over a strip-mined loop adds them
+/// (`sparse_core::lane_sums`): the terms of the whole strips of 8 into a partial sum per lane
+/// (`k % 8`, each from `-0.0`), those added by halves (lanes `l` and `l + 4`, then `l` and
+/// `l + 2`, then the two left) onto `start`, then the terms past the last whole strip in order.
+pub fn lane_order_sum(start: f64, terms: &[f64]) -> f64 {
+    let whole = terms.len() / 8 * 8;
+    let mut lanes = [-0.0f64; 8];
+    for (k, t) in terms[..whole].iter().enumerate() {
+        lanes[k % 8] += t;
+    }
+    let [l0, l1, l2, l3, l4, l5, l6, l7] = lanes;
+    let halves = ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7));
+    terms[whole..].iter().fold(start + halves, |t, x| t + x)
+}
+
 /// `n` float values of magnitude up to 1000 from `seed`, irregular enough that sums of them
 /// round differently in different orders.
 pub fn wave(n: usize, seed: u64) -> Vec<f64> {

@@ -3,7 +3,7 @@
 //! the reduction's identity, combined in order. Checked here against dense oracles (sums,
 //! `max`, `any` with its early exit, over dense, CSR, sparse-vector and COO operands,
 //! empty ones included), against the documented order (a float sum is the sum of its
-//! chunks' sums, in order), for independence from the number of threads (bit for bit), and
+//! chunks' sums, in order, each summed in strips' lanes), for independence from the number of threads (bit for bit), and
 //! for the serial order with one chunk.
 #![deny(warnings)]
 
@@ -73,11 +73,13 @@ fn dense_dot_is_the_sum_of_its_chunks_in_order() {
         let (xs, ys) = (wave(n, 1), wave(n, 2));
         let (x, y) = (dense(&xs), dense(&ys));
         for chunk in [1, 3, 4096, 5000, usize::MAX] {
-            // The documented order: each chunk summed from 0 in order, chunks added in order.
+            // The documented order: each chunk summed from 0 as a strip-mined loop sums
+            // (`sparse_core::lane_sums`), chunks added in order.
             let len = chunk.min(n.max(1));
             let mut want = 0.0;
             for (k, part) in xs.chunks(len).zip(ys.chunks(len)).enumerate() {
-                let s = part.0.iter().zip(part.1).fold(0.0, |s, (a, b)| s + a * b);
+                let products: Vec<f64> = part.0.iter().zip(part.1).map(|(a, b)| a * b).collect();
+                let s = lane_order_sum(0.0, &products);
                 want = if k == 0 { s } else { want + s };
             }
             let mut d = f64::NAN;

@@ -181,7 +181,9 @@ fn sddmm_multiplies_each_dot_product_once() {
                 .filter(|_| r > 0)
                 .map(|(at, v)| {
                     let (i, j) = (at[0], at[1]);
-                    let dot = (0..r).fold(0.0f64, |t, k| t + cv[i * r + k] * dv[j * r + k]);
+                    let products: Vec<f64> =
+                        (0..r).map(|k| cv[i * r + k] * dv[j * r + k]).collect();
+                    let dot = lane_order_sum(0.0, &products);
                     (at, (0.0 + v * dot).to_bits())
                 })
                 .collect();

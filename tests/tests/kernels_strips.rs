@@ -1,7 +1,9 @@
 //! Innermost dense loops run in strips of `sparse_core::strip_mine::STRIP` (8) iterations and a
-//! remainder, in their original order: float sums over 0 to 41 terms (none, one or several
-//! strips, with and without a remainder) equal the sums in index order bit for bit, and an
-//! early exit (`any`) still stops where it did.
+//! remainder: float sums over 0 to 41 terms (none, one or several strips, with and without a
+//! remainder) add their whole strips' terms into a partial sum per lane and then the remainder
+//! in order (`sparse_core::lane_sums`), bit for bit, or in index order under
+//! `precompute(never)`; a sum of negative zeros keeps the sign the in-order sum gives it; and
+//! an early exit (`any`) still stops where it did.
 #![deny(warnings)]
 
 use sparse_runtime::prelude::*;
@@ -9,6 +11,10 @@ use sparse_tests::*;
 
 sparse_kernel! {
     pub fn dot(s: &mut f64, x: &Dense1<f64>, y: &Dense1<f64>) {
+        s = x(i) * y(i)
+    }
+    #[schedule(precompute(never))]
+    pub fn dot_in_order(s: &mut f64, x: &Dense1<f64>, y: &Dense1<f64>) {
         s = x(i) * y(i)
     }
     // Summed as written (`tests/kernels_precompute.rs` has the precomputed order).
@@ -24,18 +30,34 @@ sparse_kernel! {
 const LENGTHS: [usize; 13] = [0, 1, 7, 8, 9, 15, 16, 17, 24, 25, 32, 40, 41];
 
 #[test]
-fn a_dot_product_adds_in_index_order() {
+fn a_dot_product_adds_in_lanes_then_in_order() {
     for n in LENGTHS {
         let (xv, yv) = (wave(n, 1), wave(n, 2));
+        let (x, y) = (Dense1::from_vec(xv.clone()), Dense1::from_vec(yv.clone()));
+        let products: Vec<f64> = xv.iter().zip(&yv).map(|(a, b)| a * b).collect();
         let mut s = 7.0;
-        dot(
-            &mut s,
-            &Dense1::from_vec(xv.clone()),
-            &Dense1::from_vec(yv.clone()),
-        )
-        .unwrap();
-        let want = xv.iter().zip(&yv).fold(0.0f64, |t, (a, b)| t + a * b);
+        dot(&mut s, &x, &y).unwrap();
+        let want = lane_order_sum(0.0, &products);
         assert_eq!(s.to_bits(), want.to_bits(), "n = {n}");
+        dot_in_order(&mut s, &x, &y).unwrap();
+        let want = products.iter().fold(0.0f64, |t, p| t + p);
+        assert_eq!(s.to_bits(), want.to_bits(), "n = {n}");
+    }
+}
+
+#[test]
+fn a_sum_of_negative_zeros_is_the_in_order_sum() {
+    // Every product is `-0.0`; the sum starts at `+0.0`, so in index order it is `+0.0`. The
+    // partial sums start at `-0.0`, the one value that leaves whatever it is added to as it
+    // was, so splitting the sum cannot change that sign.
+    for n in LENGTHS {
+        let (x, y) = (
+            Dense1::from_vec(vec![-0.0; n]),
+            Dense1::from_vec(vec![1.0; n]),
+        );
+        let mut s = 7.0;
+        dot(&mut s, &x, &y).unwrap();
+        assert_eq!(s.to_bits(), 0.0f64.to_bits(), "n = {n}");
     }
 }
 

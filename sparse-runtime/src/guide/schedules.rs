@@ -13,7 +13,7 @@
 //! | `compute(name)` | also emit `name`, a compute-only variant that writes only the values into an output this kernel assembled |
 //! | `convert(never)` | forbid implicit conversions of operands: the compile error names the conversion to make before the call |
 //! | `parallel(never)` | keep every loop serial (by default the rows of a dense output run in parallel: [below](#parallel-loops-and-parallelnever)) |
-//! | `precompute(never)` | sum every product term by term, as written (by default a factor that does not change in a summing loop multiplies the loop's sum once: [below](#precomputed-factors-and-precomputenever)) |
+//! | `precompute(never)` | sum every product term by term, in the order written (by default a factor that does not change in a summing loop multiplies the loop's sum once, and a float sum over a dense dimension keeps a partial sum per lane: [below](#precomputed-factors-and-precomputenever)) |
 //!
 //! # `order`
 //!
@@ -243,9 +243,20 @@
 //! called where it was written. In MTTKRP only the columns of whole register blocks (8 at a
 //! time) are summed this way; the columns past them run as written.
 //!
+//! A float sum over a dense dimension (a dot product of two dense rows, as in SDDMM; a dense
+//! vector's norm; a dense matrix's row times a vector) adds the terms of each group of 8
+//! consecutive iterations into a partial sum per lane, from `-0.0`, and adds the eight
+//! partial sums once the groups are done, by halves (lanes 0-3 plus lanes 4-7, then the
+//! first two plus the last two, then the two left); the iterations past the last whole group
+//! add in order. LLVM then adds whole vectors instead of one addition after another: on
+//! SDDMM with rows of 16, about 1.1x faster. The order is fixed and the same for every vector
+//! width, so results are again the same on every run and machine, within the rounding error
+//! of the sum of the plain loop's; a sum of zeros keeps its sign. A parallel fold's chunks
+//! (below) are summed the same way, each from the start of its chunk.
+//!
 //! `#[schedule(precompute(never))]` keeps every product summed term by term in the order the
-//! loops visit the terms, as written: for results that must match another program's
-//! term-by-term sums bit for bit.
+//! loops visit the terms, as written (no factor moved, no partial sums): for results that
+//! must match another program's term-by-term sums bit for bit.
 //!
 //! ```
 //! use sparse_runtime::prelude::*;
@@ -321,7 +332,7 @@
 //! are combined in order. The chunks do not depend on the number of threads, so the result
 //! is the same with any number of them, and without the feature `parallel`; but a
 //! floating-point sum is reassociated where chunks meet, so its last bits can differ from
-//! the loop's order, which `parallel(never)` keeps (as does
+//! the serial loop's order, which `parallel(never)` keeps (as does
 //! [`with_fold_chunk`](crate::parallel::with_fold_chunk)`(usize::MAX, ..)`). Integer sums
 //! and products stay serial (a reassociated partial sum could overflow where the loop's
 //! order does not); folds by `min`, `max`, `and`, `or` are exact and fold in parallel for
