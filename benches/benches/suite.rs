@@ -1042,7 +1042,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         let (mut y_nal, mut y_gen) = (DVector::zeros(rows), Dense1::zeros(rows));
         let contenders = vec![
             peer("hand", |check| {
-                spmv_csr_hand(&a, &x_vec, &mut y_hand);
+                spmv_csr_hand(&a, x.as_slice(), &mut y_hand);
                 check.then(|| Out::Dense(y_hand.clone()))
             }),
             generated("generated", |check| {
@@ -1050,7 +1050,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
                 check.then(|| Out::Dense(y_gen.as_slice().to_vec()))
             }),
             peer("sprs", |check| {
-                common::sprs_spmv(&a_sprs, &x_vec, &mut y_sprs);
+                common::sprs_spmv(&a_sprs, x.as_slice(), &mut y_sprs);
                 check.then(|| Out::Dense(y_sprs.clone()))
             }),
             peer("nalgebra", |check| {
@@ -1079,7 +1079,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         let (mut y_nal, mut y_gen) = (DVector::zeros(rows), Dense1::zeros(rows));
         let contenders = vec![
             peer("hand", |check| {
-                spmv_csc_hand(&a_csc, &x_vec, &mut y_hand);
+                spmv_csc_hand(&a_csc, x.as_slice(), &mut y_hand);
                 check.then(|| Out::Dense(y_hand.clone()))
             }),
             generated("generated", |check| {
@@ -1088,7 +1088,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
             }),
             peer("sprs", |check| {
                 y_sprs.fill(0.0);
-                sprs::prod::mul_acc_mat_vec_csc(a_sprs.view(), &x_vec[..], &mut y_sprs[..]);
+                sprs::prod::mul_acc_mat_vec_csc(a_sprs.view(), x.as_slice(), &mut y_sprs[..]);
                 check.then(|| Out::Dense(y_sprs.clone()))
             }),
             peer("nalgebra", |check| {
@@ -1104,7 +1104,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         let (mut y_hand, mut y_gen) = (vec![0.0; rows], Dense1::zeros(rows));
         let contenders = vec![
             peer("hand", |check| {
-                spmv_coo_hand(&a_coo, &x_vec, &mut y_hand);
+                spmv_coo_hand(&a_coo, x.as_slice(), &mut y_hand);
                 check.then(|| Out::Dense(y_hand.clone()))
             }),
             generated("generated", |check| {
@@ -1124,7 +1124,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         let (mut c_nal, mut c_gen) = (DMatrix::zeros(rows, K), Dense2::zeros(rows, K));
         let contenders = vec![
             peer("hand", |check| {
-                spmm_hand(&a, &b_vec, &mut c_hand);
+                spmm_hand(&a, b.as_slice(), &mut c_hand);
                 check.then(|| Out::Dense(c_hand.clone()))
             }),
             generated("generated", |check| {
@@ -1133,7 +1133,8 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
             }),
             peer("sprs", |check| {
                 c_sprs.fill(0.0);
-                let rhs = ndarray::ArrayView2::from_shape((cols, K), &b_vec[..]).expect("cols x K");
+                let rhs =
+                    ndarray::ArrayView2::from_shape((cols, K), b.as_slice()).expect("cols x K");
                 let out = ndarray::ArrayViewMut2::from_shape((rows, K), &mut c_sprs[..])
                     .expect("rows x K");
                 sprs::prod::csr_mulacc_dense_rowmaj(a_sprs.view(), rhs, out);
@@ -1210,9 +1211,8 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         s.measure("add", ds, nnz + b_m.nnz(), None, contenders);
     }
     if s.wants("sddmm", ds) {
-        let (c_vec, d_vec) = (dense_k(rows), dense_k(cols));
-        let c = Dense2::from_vec(rows, K, c_vec.clone()).expect("a rows x K matrix");
-        let d = Dense2::from_vec(cols, K, d_vec.clone()).expect("a cols x K matrix");
+        let c = Dense2::from_vec(rows, K, dense_k(rows)).expect("a rows x K matrix");
+        let d = Dense2::from_vec(cols, K, dense_k(cols)).expect("a cols x K matrix");
         let mut out_hand = vec![0.0; nnz];
         let (mut out_gen, mut out_values) = (
             Csr::<f64, u32>::new(&[rows, cols]).expect("an empty output"),
@@ -1223,7 +1223,7 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         sddmm_in_order(&mut out_in_order, &a, &c, &d).expect("shapes match");
         let contenders = vec![
             peer("hand", |check| {
-                sddmm_hand(&a, &c_vec, &d_vec, &mut out_hand);
+                sddmm_hand(&a, c.as_slice(), d.as_slice(), &mut out_hand);
                 check.then(|| {
                     Out::Sparse(CsrArrays {
                         vals: out_hand.clone(),
@@ -1279,12 +1279,11 @@ fn matrix_groups(s: &mut Suite, ds: &'static str, m: &CsrArrays<u32>) {
         s.measure(kernel, ds, nnz, None, contenders);
     }
     if s.wants("residual", ds) {
-        let rhs_vec = test_vector(rows + 3)[3..].to_vec();
-        let rhs = Dense1::from_vec(rhs_vec.clone());
+        let rhs = Dense1::from_vec(test_vector(rows + 3)[3..].to_vec());
         let (mut r_hand, mut r_gen) = (vec![0.0; rows], Dense1::zeros(rows));
         let contenders = vec![
             peer("hand", |check| {
-                residual_hand(&a, &rhs_vec, &x_vec, &mut r_hand);
+                residual_hand(&a, rhs.as_slice(), x.as_slice(), &mut r_hand);
                 check.then(|| Out::Dense(r_hand.clone()))
             }),
             generated("generated", |check| {
@@ -1339,13 +1338,12 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
     let [di, dj, dk] = t.dims;
     let csf = t.to_csf3();
     if s.wants("ttv", ds) {
-        let c_vec = test_vector(dk);
-        let c = Dense1::from_vec(c_vec.clone());
+        let c = Dense1::from_vec(test_vector(dk));
         let mut a_hand = CsrArrays::default();
         let mut a_gen = Csr::<f64, u32>::new(&[di, dj]).expect("an empty output");
         let contenders = vec![
             peer("hand", |check| {
-                ttv_hand(&csf, &c_vec, &mut a_hand);
+                ttv_hand(&csf, c.as_slice(), &mut a_hand);
                 check.then(|| Out::Sparse(a_hand.clone()))
             }),
             generated("generated fresh", |check| {
@@ -1360,15 +1358,15 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
         ];
         s.measure("ttv", ds, nnz, None, contenders);
     }
-    let (c_vec, d_vec) = (dense_k(dj), test_vector(dk * K + 5)[5..].to_vec());
-    let c = Dense2::from_vec(dj, K, c_vec.clone()).expect("a K-column matrix");
-    let d = Dense2::from_vec(dk, K, d_vec.clone()).expect("a K-column matrix");
+    let c = Dense2::from_vec(dj, K, dense_k(dj)).expect("a K-column matrix");
+    let d =
+        Dense2::from_vec(dk, K, test_vector(dk * K + 5)[5..].to_vec()).expect("a K-column matrix");
     if s.wants("mttkrp_csf", ds) {
         let (mut a_hand, mut a_gen) = (vec![0.0; di * K], Dense2::zeros(di, K));
         let mut a_in_order = Dense2::zeros(di, K);
         let contenders = vec![
             peer("hand", |check| {
-                mttkrp_csf_hand(&csf, &c_vec, &d_vec, &mut a_hand);
+                mttkrp_csf_hand(&csf, c.as_slice(), d.as_slice(), &mut a_hand);
                 check.then(|| Out::Dense(a_hand.clone()))
             }),
             generated("generated", |check| {
@@ -1387,7 +1385,7 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
         let (mut a_hand, mut a_gen) = (vec![0.0; di * K], Dense2::zeros(di, K));
         let contenders = vec![
             peer("hand", |check| {
-                mttkrp_coo_hand(&coo, &c_vec, &d_vec, &mut a_hand);
+                mttkrp_coo_hand(&coo, c.as_slice(), d.as_slice(), &mut a_hand);
                 check.then(|| Out::Dense(a_hand.clone()))
             }),
             generated("generated", |check| {
