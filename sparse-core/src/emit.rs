@@ -992,11 +992,38 @@ impl Emitter<'_> {
             // them into each task's window of it.
             // A dense accumulator of the rows is each task's own, a parameter too (a key counter
             // in the first phase).
+            // One phase where the rows' entries have a bound per range of rows: each task
+            // writes into a window of the output as long as its bound, and the runtime moves
+            // the tasks' entries together (counting first only where the windows' total does
+            // not fit the index type, so both phases' closures are passed).
+            Split::Counted {
+                rows,
+                level,
+                work,
+                workspace: None,
+                bound: Some(bound),
+            } => {
+                let (rows, work, level) = (e(rows), e(work), self.local(*level));
+                let bound = e(bound);
+                let params = quote!(#lo, #hi, #level, #vals);
+                let (count, fill) = (task(params.clone()), task(params));
+                quote! {
+                    ::sparse_runtime::__private::parallel_append_bounded(
+                        #level,
+                        #vals,
+                        (#rows, #work),
+                        |#lo: usize, #hi: usize| -> usize { #bound },
+                        #count,
+                        #fill,
+                    )?;
+                }
+            }
             Split::Counted {
                 rows,
                 level,
                 work,
                 workspace,
+                ..
             } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
                 let (entry, params, sizes) = match workspace {

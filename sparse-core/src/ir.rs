@@ -376,6 +376,12 @@ pub enum Split {
         /// The size of the dense accumulator the loop sums each row into, if it does
         /// (Gustavson's SpGEMM): each task gets one of its own, a key counter to count with.
         workspace: Option<Expr>,
+        /// A bound of the entries the rows [`Local::RowLo`]`..`[`Local::RowHi`] append, if
+        /// the operands give one per range of rows: then the loop runs once, each task
+        /// writing into a window of the output as long as its bound
+        /// (`sparse_runtime::parallel::append_bounded`), counting first only where the
+        /// windows' total does not fit the index type.
+        bound: Option<Expr>,
     },
 }
 
@@ -390,8 +396,13 @@ impl Split {
                 rows,
                 work,
                 workspace,
+                bound,
                 ..
-            } => [rows, work].into_iter().chain(workspace).collect(),
+            } => [rows, work]
+                .into_iter()
+                .chain(workspace)
+                .chain(bound)
+                .collect(),
             Split::Appended {
                 rows,
                 root: (_, lo, hi),
@@ -454,11 +465,13 @@ impl Split {
                 level,
                 work,
                 workspace,
+                bound,
             } => Split::Counted {
                 rows: g(rows),
                 level,
                 work: g(work),
-                workspace: workspace.map(g),
+                workspace: workspace.map(&mut g),
+                bound: bound.map(g),
             },
         }
     }
@@ -709,6 +722,20 @@ impl Printer<'_, '_> {
                         writeln!(
                             self.f,
                             "{pad}parallel rows 0..{rows} by positions {lo}..{hi} of {r} appending {level} {{"
+                        )?;
+                    }
+                    Split::Counted {
+                        rows,
+                        level,
+                        workspace,
+                        bound: Some(bound),
+                        ..
+                    } if workspace.is_none() => {
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        writeln!(
+                            self.f,
+                            "{pad}parallel rows 0..{rows} filling {level} in windows of {} {{",
+                            self.expr(bound)
                         )?;
                     }
                     Split::Counted {

@@ -101,6 +101,11 @@ pub enum LevelFn {
     /// also takes the values and appends both under one count with `append_entry(coord,
     /// value)`, and gives both back in its `append_finalize`.
     AppendBoundedEntries,
+    /// `positions_below(lo, hi) -> usize`: the number of positions below the parent
+    /// positions `lo..hi` (`pos[hi] - pos[lo]`), for a bound of the entries a range of rows
+    /// appends to a sparse output (`crate::parallel`). Safe at any arguments (a range past
+    /// the parents gives `usize::MAX`).
+    PositionsBelow,
     /// `append_coord(coord)`: appends a coordinate at position `len()`.
     AppendCoord,
     /// `append_coords(coords)`: appends a run of coordinates (an exact-size iterator, such
@@ -250,6 +255,7 @@ pub static COMPRESSED: LevelDecl = LevelDecl {
         func(LevelFn::PosBounds, "pos_bounds_unchecked"),
         func(LevelFn::PosAccess, "pos_access_unchecked"),
         func(LevelFn::RunEnd, "run_end_unchecked"),
+        func(LevelFn::PositionsBelow, "positions_below"),
         func(LevelFn::AppendInit, "append_init"),
         func(LevelFn::AppendReserve, "append_reserve"),
         func(LevelFn::AppendBounded, "append_bounded"),

@@ -60,6 +60,14 @@
 //! in an `else` branch, for one thread and small outputs. A row's appends are the serial
 //! loop's, in the same order, so the output is the serial one.
 //!
+//! Where lowering's bound of the output's entries is made of operands' entry counts whose
+//! rows are the output's (a sum or elementwise product of CSR-like operands), the split also
+//! carries that bound per range of rows (`rows_bound`: each count made the operand's
+//! `positions_below(row_lo, row_hi)`), and the runtime's `parallel_append_bounded` runs the
+//! loop once: each task writes its rows into a window of the output as long as its bound,
+//! and the tasks' entries then slide together. Counting cost a sparse sum as much as its
+//! merge, so the two phases had gained nothing on two threads.
+//!
 //! A loop over the positions of a root (TTV on a `Csf3`) is assembled apart instead
 //! ([`Split::Appended`]): each task appends its rows, as parents from 0, to a level and
 //! values of its own, and the runtime concatenates them in row order, shifting each task's
@@ -258,8 +266,16 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         edges,
     };
     if root.is_none() {
+        let bound = match workspace {
+            None => region[1..1 + prelude]
+                .iter()
+                .find_map(|s| reserved(s, level))
+                .and_then(|b| rows_bound(kernel, v, b)),
+            Some(_) => None,
+        };
         let task = append_task(&names, level, v, &[], var, loop_body, false);
-        body.insert(a, counted(kernel, t, (level, v, workspace), task, region));
+        let output = (level, v, workspace, bound);
+        body.insert(a, counted(kernel, t, output, task, region));
         return body;
     }
     let Some(root) = root else {
@@ -295,7 +311,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
 fn counted(
     kernel: &Kernel,
     t: TensorId,
-    (level, v, workspace): (Local, VarId, Option<Expr>),
+    (level, v, workspace, bound): (Local, VarId, Option<Expr>, Option<Expr>),
     task: Vec<Stmt>,
     region: Vec<Stmt>,
 ) -> Stmt {
@@ -307,8 +323,63 @@ fn counted(
         level,
         work,
         workspace,
+        bound,
     };
     Stmt::If(splits, vec![Stmt::Rows(t, split, task)], region)
+}
+
+/// The bound `level.append_reserve(bound)` reserves (lowering's bound of the output's
+/// entries), if `s` is that call.
+fn reserved(s: &Stmt, level: Local) -> Option<&Expr> {
+    match s {
+        Stmt::Expr(Expr::Call(r, "append_reserve", args)) if is_var(r, level) => args.first(),
+        _ => None,
+    }
+}
+
+/// The bound of the entries the rows `row_lo..row_hi` append, from the bound of all of them
+/// (lowering's `entry_bound`: operands' entry counts `x_vals.len()`, combined by
+/// `saturating_add` and `min`): each count made the count of that operand's entries in those
+/// rows, `x_l1.positions_below(row_lo, row_hi)`. Only an operand whose rows are the output's
+/// (a first level at positions equal to its coordinates, storing the mode every access of the
+/// operand indexes by the output's row variable) and whose entries are the positions of its
+/// second and last level (which declares `positions_below`) has such a count, the output
+/// itself not (its level is being assembled; `+=` reads a copy); `None` if any other occurs.
+fn rows_bound(kernel: &Kernel, row: VarId, bound: &Expr) -> Option<Expr> {
+    match bound {
+        Expr::Call(x, "len", args) if args.is_empty() => {
+            let Expr::Var(Local::Vals(t)) = **x else {
+                return None;
+            };
+            let format = &kernel.tensors.get(t)?.format;
+            // The output's own old entries are no operand's: its level is being assembled.
+            let output = kernel.output_access().map(|a| kernel.accesses[a].tensor);
+            let rows_are_the_outputs = output != Some(t)
+                && format.levels.len() == 2
+                && format.remap.is_none()
+                && format.levels[0].is_contiguous()
+                && kernel
+                    .accesses
+                    .iter()
+                    .filter(|a| a.tensor == t)
+                    .all(|a| a.vars.get(format.mode_order[0]) == Some(&row));
+            let below = format.levels[1].function(LevelFn::PositionsBelow)?.name;
+            let range = vec![ir::var(Local::RowLo), ir::var(Local::RowHi)];
+            rows_are_the_outputs.then(|| ir::call(ir::var(Local::Level(t, 1)), below, range))
+        }
+        Expr::Call(a, "saturating_add", args) if args.len() == 1 => {
+            let (a, b) = (
+                rows_bound(kernel, row, a)?,
+                rows_bound(kernel, row, &args[0])?,
+            );
+            Some(ir::call(a, "saturating_add", vec![b]))
+        }
+        Expr::Min(a, b) => Some(Expr::Min(
+            Box::new(rows_bound(kernel, row, a)?),
+            Box::new(rows_bound(kernel, row, b)?),
+        )),
+        _ => None,
+    }
 }
 
 /// The level functions an assembly's loop is framed by, as the output's last level names

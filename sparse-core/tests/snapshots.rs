@@ -328,6 +328,15 @@ fn sddmm_multiplies_each_dot_product_by_b_once() {
 }
 
 #[test]
+fn csr_sum_assembles_its_rows_in_bounded_windows() {
+    // In parallel, each task appends its rows into a window as long as its operands'
+    // entries in those rows, and the runtime moves the tasks' entries together.
+    insta::assert_snapshot!(generated(
+        "pub fn add(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) { c(i, j) = a(i, j) + b(i, j) }"
+    ));
+}
+
+#[test]
 fn dcsr_spmv_runs_its_stored_rows_in_parallel() {
     insta::assert_snapshot!(generated(
         "pub fn spmv(y: &mut Dense1<f64>, a: &Dcsr<f64>, x: &Dense1<f64>) { y(i) = a(i, j) * x(j) }"

@@ -31,8 +31,8 @@ use std::cell::Cell;
 mod counted;
 #[doc(hidden)]
 pub use counted::{
-    append_counted, append_counted_accumulated, CountRows, Discard, FillRows, FillValues,
-    KeyCounter,
+    append_bounded, append_counted, append_counted_accumulated, CountRows, Discard, FillRows,
+    FillValues, KeyCounter,
 };
 
 /// The fewest output components a parallel task computes: below that, a task's work is
@@ -588,11 +588,28 @@ pub(crate) fn gather<T: Copy + Send + Sync>(
 /// share of the values (a binary search: `pos` never decreases).
 #[cfg(feature = "parallel")]
 fn segment_rows(rows: usize, total: usize, start_of: &impl Fn(usize) -> usize) -> Vec<usize> {
+    split_rows(
+        rows,
+        total,
+        (total / TASK_COMPONENTS).min(rows).max(1),
+        start_of,
+    )
+}
+
+/// The boundaries (`0`, the first row of each later task, `rows`) of `tasks` tasks of
+/// consecutive rows, each about an equal share of `total` by `start_of` (where each row
+/// starts, from 0, never decreasing), or of [`with_min_rows`]'s rows where set.
+fn split_rows(
+    rows: usize,
+    total: usize,
+    tasks: usize,
+    start_of: &impl Fn(usize) -> usize,
+) -> Vec<usize> {
     let mut bounds = vec![0];
     match MIN_ROWS.with(Cell::get) {
         Some(min) => bounds.extend((min.max(1)..rows).step_by(min.max(1))),
         None => {
-            let tasks = (total / TASK_COMPONENTS).min(rows).max(1);
+            let tasks = tasks.max(1);
             let share = total / tasks;
             for t in 1..tasks {
                 // The last row that starts at or before this task's share: the first row

@@ -1,9 +1,11 @@
 //! Sparse outputs whose first level is dense and whose second appends segments (CSR, CSC),
 //! assembled by a loop that merges or copies its operands' entries (a sparse sum, an
 //! elementwise product, a scaled copy) or through a dense accumulator per row (Gustavson's
-//! SpGEMM), are assembled in parallel in two phases
-//! (`parallel_append_counted`): the tasks count each row's entries, a prefix sum sizes the
-//! output, and the tasks write their rows into place. Split at every row, at every few, and
+//! SpGEMM), are assembled in parallel: in one phase where the operands bound each range of
+//! rows' entries (`parallel_append_bounded`: each task writes into a window of that bound,
+//! then the tasks' entries move together), else in two (`parallel_append_counted`: the tasks
+//! count each row's entries, a prefix sum sizes the output, and the tasks write their rows
+//! into place). Split at every row, at every few, and
 //! by default, the output equals the serial kernel's (pattern and values bit for bit) and
 //! passes validation, on operands with empty rows and empty operands; the serial kernel in
 //! turn equals a dense oracle.
@@ -63,6 +65,14 @@ sparse_kernel! {
     #[schedule(parallel(never))]
     pub fn spgemm_add_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, j) += a(i, k) * b(k, j)
+    }
+    // A transposed operand, converted on entry: its rows are the output's.
+    pub fn add_transposed(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(j, i)
+    }
+    #[schedule(parallel(never))]
+    pub fn add_transposed_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i, j) + b(j, i)
     }
     // The old contents are a term.
     pub fn accumulate(c: &mut Csr<f64>, a: &Csr<f64>) {
@@ -157,6 +167,33 @@ fn csc_sums_and_accumulation_in_two_phases() {
                 let mut c = start.clone();
                 with_split(min, || accumulate(&mut c, &ar)).unwrap();
                 assert_same_output(&c, &want_acc, case);
+            }
+        });
+    }
+}
+
+#[test]
+fn a_converted_operand_bounds_its_rows_too() {
+    for n in [0, 1, 9, 40] {
+        sweep(|density, seed| {
+            let (ae, be) = (
+                random_entries::<f64>(&[n, n], density, seed),
+                random_entries::<f64>(&[n, n], density, seed + 1),
+            );
+            let (a, b): (Csr<f64>, Csr<f64>) = (build(&[n, n], &ae), build(&[n, n], &be));
+            let mut want = Csr::<f64>::new(&[n, n]).unwrap();
+            add_transposed_serial(&mut want, &a, &b).unwrap();
+            let bt: Vec<_> = be.iter().map(|(c, v)| (vec![c[1], c[0]], *v)).collect();
+            let oracle = elementwise(
+                &DenseT::from_entries(&[n, n], &ae),
+                &DenseT::from_entries(&[n, n], &bt),
+                |x, y| x + y,
+            );
+            assert_close(&want.to_dense(), &oracle, 0.0, (n, seed));
+            for min in SPLITS {
+                let mut c = Csr::<f64>::new(&[n, n]).unwrap();
+                with_split(min, || add_transposed(&mut c, &a, &b)).unwrap();
+                assert_same_output(&c, &want, (n, density, seed, min));
             }
         });
     }

@@ -209,6 +209,18 @@ impl<I: Index, P: Markers> Compressed<I, P> {
         let _ = crate::alloc::reserve(&mut self.crd, entries, "appended coordinates");
     }
 
+    /// The number of positions below the parent positions `lo..hi` (`pos[hi] - pos[lo]`):
+    /// a bound of the entries those parents' rows hold, for sizing a parallel task's part of
+    /// an output. `usize::MAX` where `lo..hi` is not a range of parents.
+    #[doc(hidden)]
+    #[inline]
+    pub fn positions_below(&self, lo: usize, hi: usize) -> usize {
+        match (self.pos.get(lo), self.pos.get(hi)) {
+            (Some(a), Some(b)) if lo <= hi => b.to_usize() - a.to_usize(),
+            _ => usize::MAX,
+        }
+    }
+
     /// Appends coordinate `i` (which must be below `size`; debug builds
     /// assert it) at position `len()`.
     #[doc(hidden)]

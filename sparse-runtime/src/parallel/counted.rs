@@ -10,6 +10,12 @@
 //! of those arrays. Nothing is copied, and the fresh pages are first touched by the tasks, in
 //! parallel.
 //!
+//! Where the operands bound the entries of each range of rows ([`append_bounded`]: a sparse
+//! sum's rows have at most its operands' entries), the loop runs once: each task (one per
+//! thread) writes its rows into a window of the output's arrays as long as its bound,
+//! recording its rows' ends, and the tasks' entries then slide left to follow each other.
+//! Counting cost as much as a sum's merge, so two phases gained nothing on two threads.
+//!
 //! The loop is the serial one, so each row appends the same coordinates and values in the
 //! same order as the serial assembly: the result is the serial output, bit for bit. Both
 //! phases check what the loop does against what the other phase saw (segments recorded in
@@ -218,19 +224,41 @@ impl KeyCounter {
 }
 
 /// The second phase's stand-in for the output's last level: writes a task's coordinates into
-/// its window of the output's coordinate array, each row's count as the first phase found.
+/// its window of the output's coordinate array, each row's count as the first phase found;
+/// or, in one phase ([`append_bounded`]), into a window as long as a bound of its entries,
+/// recording each row's end.
 #[doc(hidden)]
 pub struct FillRows<'a, I> {
     crd: &'a mut [MaybeUninit<I>],
-    /// The task's rows' ends as the first phase counted them, from the end of the row
-    /// before its first (`row_hi - row_lo + 1` of the output's `pos`).
-    ends: &'a [I],
+    ends: Ends<'a, I>,
     size: usize,
     len: usize,
     edges: Edges,
 }
 
+/// What a [`FillRows`] knows of its rows' ends.
+enum Ends<'a, I> {
+    /// As the first phase counted them, from the end of the row before the task's first
+    /// (`row_hi - row_lo + 1` of the output's `pos`): each segment must match.
+    Counted(&'a [I]),
+    /// To be recorded: the end of each of the task's rows, from the window's start
+    /// (`row_hi - row_lo` places of the output's `pos`, after the row before the task's
+    /// first), those below `next` recorded so far.
+    Recorded { ends: &'a mut [I], next: usize },
+}
+
 impl<'a, I: Index> FillRows<'a, I> {
+    /// A task's stand-in writing into `crd`, coordinates below `size`, nothing written yet.
+    fn new(crd: &'a mut [MaybeUninit<I>], ends: Ends<'a, I>, size: usize) -> Self {
+        Self {
+            crd,
+            ends,
+            size,
+            len: 0,
+            edges: Edges::default(),
+        }
+    }
+
     /// Starts the task's rows (nothing to do: the window is the task's).
     #[inline]
     pub fn append_init(&mut self, _parents: usize) {}
@@ -276,34 +304,70 @@ impl<'a, I: Index> FillRows<'a, I> {
     }
 
     /// Records that `parent` (a row of the task, from 0) owns `begin..end`, which must be as
-    /// many coordinates as the first phase counted for it.
+    /// many coordinates as the first phase counted for it (in one phase: within the window).
     #[inline]
     pub fn append_edges(&mut self, parent: usize, begin: usize, end: usize) {
         let n = self.edges.record(parent, begin, end, self.len);
-        let counted = match (self.ends.get(parent), self.ends.get(parent + 1)) {
-            (Some(b), Some(e)) => Some(e.to_usize() - b.to_usize()),
-            _ => None,
-        };
-        if n.is_none() || n != counted {
-            self.edges.misuse = true;
+        let window = self.crd.len();
+        match &mut self.ends {
+            Ends::Counted(ends) => {
+                let counted = match (ends.get(parent), ends.get(parent + 1)) {
+                    (Some(b), Some(e)) => Some(e.to_usize() - b.to_usize()),
+                    _ => None,
+                };
+                if n.is_none() || n != counted {
+                    self.edges.misuse = true;
+                }
+            }
+            Ends::Recorded { ends, next } => match ends.get_mut(*next..=parent) {
+                // The rows skipped since the last segment are empty: they end where it did
+                // (`begin`, as segments are contiguous). Ends past the window are not
+                // recorded (the task fails), so each recorded end fits the window.
+                Some(rows) if n.is_some() && end <= window => {
+                    let (last, empty) = rows.split_last_mut().expect("parent is in the range");
+                    empty.fill(I::from_usize_unchecked(begin));
+                    *last = I::from_usize_unchecked(end);
+                    *next = parent + 1;
+                }
+                _ => self.edges.misuse = true,
+            },
         }
     }
 
-    /// Ends the task's rows; `Err` unless they filled the window as counted.
+    /// Ends the task's rows; `Err` unless they filled the window as counted (in one phase:
+    /// unless they kept within it, and then the rows after the last segment end there).
     #[inline]
     pub fn append_finalize(&mut self, _parents: usize) -> Result<(), Error> {
-        match self.complete() {
-            true => Ok(()),
-            false => Err(defect("filled rows")),
+        if !self.complete() {
+            return Err(defect("filled rows"));
         }
+        if let Ends::Recorded { ends, next } = &mut self.ends {
+            if let Some(rest) = ends.get_mut(*next..) {
+                rest.fill(I::from_usize_unchecked(self.len));
+            }
+            *next = ends.len();
+        }
+        Ok(())
     }
 
-    /// Whether every place of the window was written, once: `len` grows by one per place
-    /// written, in order, and only past the window's end without a write, so every place
-    /// below `len` (and the window's length) was written; exactly the window's length were
-    /// appended, with the segments as counted.
+    /// Whether every place of the window below `len` was written, once, with the segments as
+    /// counted: `len` grows by one per place written, in order, and only past the window's
+    /// end without a write. Counted, exactly the window's length were appended; in one
+    /// phase, at most that many.
     fn complete(&self) -> bool {
-        self.len == self.crd.len() && self.edges.covers(self.len)
+        let within = match self.ends {
+            Ends::Counted(_) => self.len == self.crd.len(),
+            Ends::Recorded { .. } => self.len <= self.crd.len(),
+        };
+        within && self.edges.covers(self.len)
+    }
+
+    /// Whether, in one phase, every row's end was recorded (by `append_finalize`).
+    fn recorded(&self) -> bool {
+        match &self.ends {
+            Ends::Counted(_) => true,
+            Ends::Recorded { ends, next } => *next == ends.len(),
+        }
     }
 }
 
@@ -347,6 +411,11 @@ impl<V> FillValues<'_, V> {
     /// Whether every place of the window was written, once (in order, one per push).
     fn complete(&self) -> bool {
         self.len == self.vals.len()
+    }
+
+    /// Whether exactly the first `n` places of the window were written, once.
+    fn wrote(&self, n: usize) -> bool {
+        self.len == n && n <= self.vals.len()
     }
 }
 
@@ -487,21 +556,10 @@ where
             let (c, c_rest) = crd_rest.split_at_mut(n);
             let (v, v_rest) = vals_rest.split_at_mut(n);
             (crd_rest, vals_rest) = (c_rest, v_rest);
-            let rows = FillRows {
-                crd: c,
-                ends,
-                size: level.size(),
-                len: 0,
-                edges: Edges::default(),
-            };
+            let rows = FillRows::new(c, Ends::Counted(ends), level.size());
             tasks.push((w[0], w[1], rows, FillValues { vals: v, len: 0 }));
         }
-        let run = |(lo, hi, mut rows, mut values): (
-            usize,
-            usize,
-            FillRows<'_, L::Coord>,
-            FillValues<'_, V>,
-        )| {
+        let run = |(lo, hi, mut rows, mut values): Part<'_, L::Coord, V>| {
             self.accumulators
                 .with(|w| (self.fill)(lo, hi, &mut rows, &mut values, w))?;
             match rows.complete() && values.complete() {
@@ -527,6 +585,146 @@ where
         level.set_arrays(pos, crd)
     }
 }
+
+/// One-phase assembly of the `rows` rows of an output whose first level is dense and whose
+/// second, `level`, appends segments, where `bound(row_lo, row_hi)` bounds the entries rows
+/// `row_lo..row_hi` append (the operands' entries in those rows, for a sum): the rows are
+/// split into one task per thread, balanced by their bounds; each task runs
+/// `fill(row_lo, row_hi, ..)` straight into a window of the output's arrays as long as its
+/// bound, recording its rows' ends; then each task's entries move left to follow the
+/// previous task's (one `memmove` per task and array) and its rows' ends are offset. The
+/// loop runs once, not twice as in [`append_counted`]: a merge whose count costs as much as
+/// its fill (a sparse sum) gains from a second thread only this way.
+///
+/// The output is the serial one, bit for bit (each row appends what the serial loop
+/// appends). Should the windows' total not fit the level's index type, the two phases run
+/// instead (`count`, then `fill`). A task that appends past its window, or breaks the
+/// segments' rules, is an `Err` (only a compiler defect could cause it), never memory left
+/// unwritten.
+#[doc(hidden)]
+pub fn append_bounded<L, V, B, C, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    (rows, work): (usize, usize),
+    bound: B,
+    count: C,
+    fill: F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    B: Fn(usize, usize) -> usize + Sync,
+    C: Fn(usize, usize, &mut CountRows<'_>, &mut Discard<V>) -> Result<(), Error> + Sync + Send,
+    F: Fn(usize, usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error>
+        + Sync
+        + Send,
+{
+    let tasks = bounded_tasks(rows, bound(0, rows), &|r| bound(0, r));
+    let windows: Vec<usize> = tasks.windows(2).map(|w| bound(w[0], w[1])).collect();
+    let total = windows.iter().try_fold(0usize, |a, &b| a.checked_add(b));
+    let Some(total) = total.filter(|&t| fits::<L::Coord>(t).is_ok()) else {
+        return append_counted(level, vals, rows, work, count, fill);
+    };
+    let (mut pos, mut crd) = level.take_arrays();
+    pos.clear();
+    alloc::reserve(&mut pos, rows + 1, "pos")?;
+    pos.resize(rows + 1, L::Coord::default());
+    crd.clear();
+    alloc::reserve(&mut crd, total, "appended coordinates")?;
+    vals.clear();
+    alloc::reserve(vals, total, "appended values")?;
+    let size = level.size();
+    let mut parts = Vec::with_capacity(windows.len());
+    let (mut crd_rest, mut vals_rest, mut ends_rest) = (
+        &mut crd.spare_capacity_mut()[..total],
+        &mut vals.spare_capacity_mut()[..total],
+        &mut pos[1..],
+    );
+    for (w, &n) in tasks.windows(2).zip(&windows) {
+        let (c, c_rest) = crd_rest.split_at_mut(n);
+        let (v, v_rest) = vals_rest.split_at_mut(n);
+        let (ends, e_rest) = ends_rest.split_at_mut(w[1] - w[0]);
+        (crd_rest, vals_rest, ends_rest) = (c_rest, v_rest, e_rest);
+        let rows = FillRows::new(c, Ends::Recorded { ends, next: 0 }, size);
+        parts.push((w[0], w[1], rows, FillValues { vals: v, len: 0 }));
+    }
+    let run = |(lo, hi, mut rows, mut values): Part<'_, L::Coord, V>| {
+        fill(lo, hi, &mut rows, &mut values)?;
+        match rows.complete() && rows.recorded() && values.wrote(rows.len) {
+            true => Ok(rows.len),
+            false => Err(defect("filled rows")),
+        }
+    };
+    #[cfg(feature = "parallel")]
+    let written: Vec<usize> = {
+        use rayon::prelude::*;
+        parts
+            .into_par_iter()
+            .map(run)
+            .collect::<Result<_, Error>>()?
+    };
+    #[cfg(not(feature = "parallel"))]
+    let written: Vec<usize> = parts.into_iter().map(run).collect::<Result<_, Error>>()?;
+    // Each task's entries go right after the previous task's: (window start, destination,
+    // count), in task order. A destination is never right of its window (a task writes at
+    // most its window), so sliding the tasks in order overwrites no entry yet to move.
+    let mut slides = Vec::with_capacity(written.len());
+    let (mut at, mut start) = (0, 0);
+    for (&n, &len) in windows.iter().zip(&written) {
+        slides.push((start, at, len));
+        (at, start) = (at + len, start + n);
+    }
+    let (crd_spare, vals_spare) = (
+        &mut crd.spare_capacity_mut()[..total],
+        &mut vals.spare_capacity_mut()[..total],
+    );
+    // The two arrays slide on two threads.
+    #[cfg(feature = "parallel")]
+    rayon::join(|| slide(crd_spare, &slides), || slide(vals_spare, &slides));
+    #[cfg(not(feature = "parallel"))]
+    {
+        slide(crd_spare, &slides);
+        slide(vals_spare, &slides);
+    }
+    // Each end was recorded from its window's start and is at most the task's count: from
+    // the output's start, at most the final length, which fits the index type (`total`).
+    for (w, &(_, to, _)) in tasks.windows(2).zip(&slides) {
+        for e in &mut pos[w[0] + 1..=w[1]] {
+            *e = L::Coord::from_usize_unchecked(e.to_usize() + to);
+        }
+    }
+    // SAFETY: each task wrote the first places of its window, as many as it counted
+    // (`run`'s checks), and `slide` copied them to places `to..to + len`, which tile `0..at`
+    // in task order; so the first `at` places of both arrays are written.
+    unsafe {
+        crd.set_len(at);
+        vals.set_len(at);
+    }
+    level.set_arrays(pos, crd)
+}
+
+/// Moves each `(from, to, len)` of `slides`, in order: `spare[from..from + len]` to `to..`.
+fn slide<T: Copy>(spare: &mut [MaybeUninit<T>], slides: &[(usize, usize, usize)]) {
+    for &(from, to, len) in slides {
+        if from != to {
+            spare.copy_within(from..from + len, to);
+        }
+    }
+}
+
+/// The task boundaries of [`append_bounded`] (`0`, the first row of each later task,
+/// `rows`): [`super::with_min_rows`]'s where set; else one task per thread, balanced by
+/// the entries the rows may append (`bound_to(r)`, of rows `0..r`, never decreasing).
+fn bounded_tasks(rows: usize, total: usize, bound_to: &impl Fn(usize) -> usize) -> Vec<usize> {
+    #[cfg(feature = "parallel")]
+    let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    super::split_rows(rows, total, threads.min(rows).max(1), bound_to)
+}
+
+/// A filling task: its rows `lo..hi`, and its windows of the output's coordinates and values.
+type Part<'a, I, V> = (usize, usize, FillRows<'a, I>, FillValues<'a, V>);
 
 /// Workspaces for tasks: one is taken for a task and given back after it, so there are at
 /// most as many as tasks run at once; `new` makes one where none is free. A task that fails
@@ -667,6 +865,27 @@ mod tests {
         0..i % 5
     }
 
+    /// A task's loop over rows `lo..hi` appending `filled(i)` coordinates `0..` to row `i`
+    /// (values `i + j / 10`), for any of the phases' stand-ins.
+    macro_rules! rows_loop {
+        ($filled:expr) => {
+            |lo, hi, l, v| {
+                l.append_init(hi - lo);
+                for i in lo..hi {
+                    let begin = l.len();
+                    for j in 0..($filled)(i) {
+                        l.append_coord(j);
+                        v.push(i as f64 + j as f64 / 10.0);
+                    }
+                    if l.len() > begin {
+                        l.append_edges(i - lo, begin, l.len());
+                    }
+                }
+                l.append_finalize(hi - lo)
+            }
+        };
+    }
+
     /// Assembles `rows` rows in two phases, the fill phase appending `filled(i)` coordinates
     /// to row `i` (a lying kernel, where that is not `row(i).len()`).
     fn assemble(
@@ -680,34 +899,8 @@ mod tests {
             &mut vals,
             rows,
             rows * 2,
-            |lo, hi, l, v| {
-                l.append_init(hi - lo);
-                for i in lo..hi {
-                    let begin = l.len();
-                    for j in row(i) {
-                        l.append_coord(j);
-                        v.push(i as f64 + j as f64 / 10.0);
-                    }
-                    if l.len() > begin {
-                        l.append_edges(i - lo, begin, l.len());
-                    }
-                }
-                l.append_finalize(hi - lo)
-            },
-            |lo, hi, l, v| {
-                l.append_init(hi - lo);
-                for i in lo..hi {
-                    let begin = l.len();
-                    for j in 0..filled(i) {
-                        l.append_coord(j);
-                        v.push(i as f64 + j as f64 / 10.0);
-                    }
-                    if l.len() > begin {
-                        l.append_edges(i - lo, begin, l.len());
-                    }
-                }
-                l.append_finalize(hi - lo)
-            },
+            rows_loop!(|i| row(i).len()),
+            rows_loop!(&filled),
         )?;
         Ok((level, vals))
     }
@@ -816,5 +1009,143 @@ mod tests {
         });
         assert!(r.is_err());
         assert!(vals.is_empty());
+    }
+
+    /// Assembles `rows` rows in one phase in windows of `bound(lo, hi)` entries, appending
+    /// `filled(i)` coordinates to row `i` (the two phases' loops are `assemble`'s).
+    fn assemble_bounded(
+        rows: usize,
+        bound: impl Fn(usize, usize) -> usize + Sync,
+        filled: impl Fn(usize) -> usize + Sync + Send,
+    ) -> Result<(Compressed<u32>, Vec<f64>), Error> {
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![])?;
+        let mut vals = vec![9.0; 3];
+        append_bounded(
+            &mut level,
+            &mut vals,
+            (rows, rows * 2),
+            bound,
+            rows_loop!(&filled),
+            rows_loop!(&filled),
+        )?;
+        Ok((level, vals))
+    }
+
+    /// The serial assembly of `rows` rows of `row(i)`.
+    fn serial(rows: usize) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
+        let (mut pos, mut crd, mut vals) = (vec![0u32], vec![], vec![]);
+        for i in 0..rows {
+            for j in row(i) {
+                crd.push(j as u32);
+                vals.push(i as f64 + j as f64 / 10.0);
+            }
+            pos.push(crd.len() as u32);
+        }
+        (pos, crd, vals)
+    }
+
+    #[test]
+    fn bounded_windows_give_the_serial_assembly() {
+        let exact = |lo: usize, hi: usize| (lo..hi).map(|i| row(i).len()).sum::<usize>();
+        // Slack in every window (the entries of both operands of a union that overlap), and
+        // as much slack as entries.
+        let loose = |lo: usize, hi: usize| exact(lo, hi) + (hi - lo) * 3;
+        let double = |lo: usize, hi: usize| 2 * exact(lo, hi);
+        for rows in [0, 1, 7, 40] {
+            let (pos, crd, vals) = serial(rows);
+            for min in [Some(1), Some(2), Some(3), Some(1000), None] {
+                for (k, bound) in [
+                    &exact as &(dyn Fn(usize, usize) -> usize + Sync),
+                    &loose,
+                    &double,
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let (level, got) =
+                        with_split(min, || assemble_bounded(rows, bound, |i| row(i).len()))
+                            .unwrap();
+                    assert_eq!(
+                        (level.pos(), level.crd()),
+                        (&pos[..], &crd[..]),
+                        "{rows} {min:?} {k}"
+                    );
+                    assert_eq!(got, vals, "{rows} {min:?} {k}");
+                }
+            }
+        }
+    }
+
+    fn with_split<R>(min: Option<usize>, f: impl FnOnce() -> R) -> R {
+        match min {
+            Some(m) => with_min_rows(m, f),
+            None => f(),
+        }
+    }
+
+    #[test]
+    fn past_a_bound_or_against_the_rules_is_an_error() {
+        let exact = |lo: usize, hi: usize| (lo..hi).map(|i| row(i).len()).sum::<usize>();
+        for min in [1, 3, 1000] {
+            // A row appending one more than the bound allows.
+            let over = |i: usize| i % 5 + usize::from(i == 6);
+            let r = with_min_rows(min, || assemble_bounded(12, exact, over));
+            assert!(r.is_err(), "{min}");
+        }
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![]).unwrap();
+        let mut vals: Vec<f64> = vec![];
+        // Parents out of order; values that are not one per coordinate.
+        let out_of_order =
+            |_: usize, _: usize, l: &mut FillRows<'_, u32>, v: &mut FillValues<'_, f64>| {
+                l.append_coord(0);
+                v.push(0.0);
+                l.append_edges(1, 0, 1);
+                l.append_coord(1);
+                v.push(1.0);
+                l.append_edges(0, 1, 2);
+                l.append_finalize(2)
+            };
+        let short_values =
+            |_: usize, _: usize, l: &mut FillRows<'_, u32>, _: &mut FillValues<'_, f64>| {
+                l.append_coord(0);
+                l.append_edges(0, 0, 1);
+                l.append_finalize(2)
+            };
+        for fill in [
+            &out_of_order
+                as &(dyn Fn(
+                    usize,
+                    usize,
+                    &mut FillRows<'_, u32>,
+                    &mut FillValues<'_, f64>,
+                ) -> Result<(), Error>
+                      + Sync
+                      + Send),
+            &short_values,
+        ] {
+            let bad = append_bounded(
+                &mut level,
+                &mut vals,
+                (2, 2),
+                |_, _| 4,
+                |_, _, _, _| Ok(()),
+                fill,
+            );
+            assert!(bad.is_err());
+            assert!(vals.is_empty());
+        }
+    }
+
+    #[test]
+    fn windows_past_the_index_type_count_first() {
+        // A bound no `u32` position can hold: the two phases run, and give the same.
+        let (pos, crd, vals) = serial(40);
+        let huge = |lo: usize, hi: usize| (hi - lo) * (u32::MAX as usize);
+        for min in [1, 3, 1000] {
+            let (level, got) =
+                with_min_rows(min, || assemble_bounded(40, huge, |i| row(i).len())).unwrap();
+            assert_eq!((level.pos(), level.crd()), (&pos[..], &crd[..]), "{min}");
+            assert_eq!(got, vals);
+        }
     }
 }
