@@ -118,6 +118,15 @@ pub const P_CONVERTED_INPUT: f64 = 0.5;
 /// The salt of the conversion stream: `Rng::new(mix(mix(seed, CONVERSION_STREAM), param))`.
 pub const CONVERSION_STREAM: u64 = 0xc0_5e_47;
 
+/// Probability that a single-statement kernel is a sum or elementwise product of matrices,
+/// mostly `Csr`/`Csc`, some transposed, into a `Csr` or `Csc` output (drawn from a stream of
+/// its own, [`ROW_BOUNDED_STREAM`], so the other seeds keep their kernels). Such operands
+/// bound the entries of each range of the output's rows, so the output is assembled in
+/// parallel in one phase (`parallel_append_bounded`), which other kernels rarely reach.
+pub const P_ROW_BOUNDED: f64 = 0.06;
+/// The salt of the row-bounded stream.
+pub const ROW_BOUNDED_STREAM: u64 = 0x20b0_0bd5;
+
 /// The format input `param` (of order `order`) of kernel `seed` is first built in, to be
 /// converted into the parameter's own format, or `None` (built directly): any input format
 /// the generator draws that stores exactly the entries it is given (`Format::stores_exactly`:
@@ -150,6 +159,10 @@ pub fn generate(seed: u64) -> Kernel {
     if rng.chance(P_SEQUENCE) {
         return sequence(seed, rng);
     }
+    let mut r = Rng::new(mix(seed, ROW_BOUNDED_STREAM));
+    if r.chance(P_ROW_BOUNDED) {
+        return row_bounded(seed, r);
+    }
     let mut f = Rng::new(mix(seed, FEATURE_STREAM));
     if f.chance(P_FEATURE) {
         let mut k = crate::features::kernel(seed, f);
@@ -166,6 +179,40 @@ pub fn generate(seed: u64) -> Kernel {
     k.subtract = k.accumulate && Rng::new(mix(seed, SUBTRACT_STREAM)).chance(P_SUBTRACT);
     crate::windows::draw(&mut k);
     k.term_by_term = Rng::new(mix(seed, PRECOMPUTE_STREAM)).chance(P_TERM_BY_TERM);
+    k
+}
+
+/// A kernel of [`P_ROW_BOUNDED`]: 2 to 4 matrices accessed `(i, j)` or `(j, i)`, joined by
+/// `+`, `-`, `*` (sometimes decorated: scalars, literals, more terms), into a matrix output,
+/// then the output made `Csr` or `Csc` and each matrix input, mostly, one of them too.
+fn row_bounded(seed: u64, rng: Rng) -> Kernel {
+    let mut g = Gen::new(rng);
+    g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
+    let mut e = g.new_acc(&[0, 1]);
+    for _ in 1..g.rng.range(2, 4) {
+        let vars = if g.rng.chance(0.25) { [1, 0] } else { [0, 1] };
+        let b = g.new_acc(&vars);
+        let op = [Op::Add, Op::Sub, Op::Mul][g.rng.weighted(&[5, 2, 3])];
+        e = Expr::bin(op, e, b);
+    }
+    if g.rng.chance(0.3) {
+        e = g.decorate(e);
+    }
+    let mut k = g.finish(seed, "row_bounded", Some(2), e);
+    for p in 0..k.params.len() {
+        let two = k.params[p].format().is_some_and(|f| f.order() == 2);
+        let name = *g.rng.pick(&["Csr", "Csc"]);
+        match k.params[p].kind {
+            ParamKind::Output(_) if two => k.params[p].kind = ParamKind::Output(g.alias(name)),
+            ParamKind::Input(_) if two && g.rng.chance(0.8) => {
+                k.params[p].kind = ParamKind::Input(g.alias(name));
+            }
+            _ => {}
+        }
+    }
+    k.accumulate = g.rng.chance(P_SPARSE_ACCUMULATE);
+    k.subtract = k.accumulate && g.rng.chance(P_SUBTRACT);
+    k.term_by_term = g.rng.chance(P_TERM_BY_TERM);
     k
 }
 
