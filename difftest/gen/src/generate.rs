@@ -123,7 +123,7 @@ pub const CONVERSION_STREAM: u64 = 0xc0_5e_47;
 /// its own, [`ROW_BOUNDED_STREAM`], so the other seeds keep their kernels). Such operands
 /// bound the entries of each range of the output's rows, so the output is assembled in
 /// parallel in one phase (`parallel_append_bounded`), which other kernels rarely reach.
-pub const P_ROW_BOUNDED: f64 = 0.06;
+pub const P_ROW_BOUNDED: f64 = 0.1;
 /// The salt of the row-bounded stream.
 pub const ROW_BOUNDED_STREAM: u64 = 0x20b0_0bd5;
 
@@ -184,7 +184,7 @@ pub fn generate(seed: u64) -> Kernel {
 
 /// A kernel of [`P_ROW_BOUNDED`]: 2 to 4 matrices accessed `(i, j)` or `(j, i)`, joined by
 /// `+`, `-`, `*` (sometimes decorated: scalars, literals, more terms), into a matrix output,
-/// then the output made `Csr` or `Csc` and each matrix input, mostly, one of them too.
+/// then the output made `Csr` or `Csc` and each matrix input, nine times in ten, one of them too.
 fn row_bounded(seed: u64, rng: Rng) -> Kernel {
     let mut g = Gen::new(rng);
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
@@ -195,7 +195,7 @@ fn row_bounded(seed: u64, rng: Rng) -> Kernel {
         let op = [Op::Add, Op::Sub, Op::Mul][g.rng.weighted(&[5, 2, 3])];
         e = Expr::bin(op, e, b);
     }
-    if g.rng.chance(0.3) {
+    if g.rng.chance(0.2) {
         e = g.decorate(e);
     }
     let mut k = g.finish(seed, "row_bounded", Some(2), e);
@@ -204,7 +204,7 @@ fn row_bounded(seed: u64, rng: Rng) -> Kernel {
         let name = *g.rng.pick(&["Csr", "Csc"]);
         match k.params[p].kind {
             ParamKind::Output(_) if two => k.params[p].kind = ParamKind::Output(g.alias(name)),
-            ParamKind::Input(_) if two && g.rng.chance(0.8) => {
+            ParamKind::Input(_) if two && g.rng.chance(0.9) => {
                 k.params[p].kind = ParamKind::Input(g.alias(name));
             }
             _ => {}

@@ -60,6 +60,11 @@ fn about_half_of_the_single_statements_use_the_feature() {
             assert!(!k.feature);
             continue;
         }
+        // The row-bounded family is drawn before the feature stream (and draws no feature).
+        if k.template == "row_bounded" {
+            assert!(!k.feature);
+            continue;
+        }
         single += 1;
         if k.feature {
             feature += 1;
