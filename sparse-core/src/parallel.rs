@@ -342,7 +342,7 @@ fn reserved(s: &Stmt, level: Local) -> Option<&Expr> {
 /// `saturating_add` and `min`): each count made the count of that operand's entries in those
 /// rows, `x_l1.positions_below(row_lo, row_hi)`. Only an operand whose rows are the output's
 /// (a first level at positions equal to its coordinates, storing the mode every access of the
-/// operand indexes by the output's row variable) and whose entries are the positions of its
+/// operand indexes by the output's row variable, through no window) and whose entries are the positions of its
 /// second and last level (which declares `positions_below`) has such a count, the output
 /// itself not (its level is being assembled; `+=` reads a copy); `None` if any other occurs.
 fn rows_bound(kernel: &Kernel, row: VarId, bound: &Expr) -> Option<Expr> {
@@ -358,11 +358,11 @@ fn rows_bound(kernel: &Kernel, row: VarId, bound: &Expr) -> Option<Expr> {
                 && format.levels.len() == 2
                 && format.remap.is_none()
                 && format.levels[0].is_contiguous()
-                && kernel
-                    .accesses
-                    .iter()
-                    .filter(|a| a.tensor == t)
-                    .all(|a| a.vars.get(format.mode_order[0]) == Some(&row));
+                && kernel.accesses.iter().filter(|a| a.tensor == t).all(|a| {
+                    // Through a window, row `i` is another row of the operand.
+                    a.vars.get(format.mode_order[0]) == Some(&row)
+                        && a.windows.iter().all(Option::is_none)
+                });
             let below = format.levels[1].function(LevelFn::PositionsBelow)?.name;
             let range = vec![ir::var(Local::RowLo), ir::var(Local::RowHi)];
             rows_are_the_outputs.then(|| ir::call(ir::var(Local::Level(t, 1)), below, range))

@@ -74,6 +74,14 @@ sparse_kernel! {
     pub fn add_transposed_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
         c(i, j) = a(i, j) + b(j, i)
     }
+    // A windowed operand: its rows are not the output's (row `i` reads row `i + 2`).
+    pub fn add_window(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i[2..], j) + b(i, j)
+    }
+    #[schedule(parallel(never))]
+    pub fn add_window_serial(c: &mut Csr<f64>, a: &Csr<f64>, b: &Csr<f64>) {
+        c(i, j) = a(i[2..], j) + b(i, j)
+    }
     // The old contents are a term.
     pub fn accumulate(c: &mut Csr<f64>, a: &Csr<f64>) {
         c(i, j) += a(i, j)
@@ -196,6 +204,25 @@ fn a_converted_operand_bounds_its_rows_too() {
                 assert_same_output(&c, &want, (n, density, seed, min));
             }
         });
+    }
+}
+
+#[test]
+fn a_windowed_operand_is_assembled_as_the_serial_kernel_does() {
+    // Rows of `a` past the window's start hold many entries, the rows before it none: a
+    // bound read from `a`'s first rows instead of its windowed ones would be too small.
+    let n = 12;
+    let ae: Vec<_> = (2..n + 2)
+        .flat_map(|i| (0..n).map(move |j| (vec![i, j], (i * n + j) as f64)))
+        .collect();
+    let be = random_entries::<f64>(&[n, n], 0.2, 7);
+    let (a, b): (Csr<f64>, Csr<f64>) = (build(&[n + 2, n], &ae), build(&[n, n], &be));
+    let mut want = Csr::<f64>::new(&[n, n]).unwrap();
+    add_window_serial(&mut want, &a, &b).unwrap();
+    for min in SPLITS {
+        let mut c = Csr::<f64>::new(&[n, n]).unwrap();
+        with_split(min, || add_window(&mut c, &a, &b)).unwrap();
+        assert_same_output(&c, &want, min);
     }
 }
 

@@ -184,7 +184,8 @@ pub fn generate(seed: u64) -> Kernel {
 
 /// A kernel of [`P_ROW_BOUNDED`]: 2 to 4 matrices accessed `(i, j)` or `(j, i)`, joined by
 /// `+`, `-`, `*` (sometimes decorated: scalars, literals, more terms), into a matrix output,
-/// then the output made `Csr` or `Csc` and each matrix input, nine times in ten, one of them too.
+/// then the output made `Csr` or `Csc` and each matrix input, nine times in ten, one of them too;
+/// a window drawn as for other kernels.
 fn row_bounded(seed: u64, rng: Rng) -> Kernel {
     let mut g = Gen::new(rng);
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
@@ -213,6 +214,8 @@ fn row_bounded(seed: u64, rng: Rng) -> Kernel {
     k.accumulate = g.rng.chance(P_SPARSE_ACCUMULATE);
     k.subtract = k.accumulate && g.rng.chance(P_SUBTRACT);
     k.term_by_term = g.rng.chance(P_TERM_BY_TERM);
+    // A windowed operand's rows are not the output's: it must keep the two phases.
+    crate::windows::draw(&mut k);
     k
 }
 

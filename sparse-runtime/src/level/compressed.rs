@@ -448,7 +448,8 @@ impl<I: Index, P: Markers> crate::parallel::AppendRows for Compressed<I, P> {
         if !(steps && ends) {
             return Err(Error::invalid_level(
                 0,
-                "two-phase parallel assembly: pos does not match (internal error: please report it)".to_string(),
+                "parallel assembly: pos does not match (internal error: please report it)"
+                    .to_string(),
             ));
         }
         *self = Self::from_parts_unchecked(self.size, pos, crd);

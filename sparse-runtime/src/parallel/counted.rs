@@ -847,9 +847,7 @@ fn fill_bounds<I: Index>(rows: usize, pos: &[I]) -> Vec<usize> {
 fn defect(what: &str) -> Error {
     Error::invalid_level(
         0,
-        format!(
-            "two-phase parallel assembly: {what} do not match (internal error: please report it)"
-        ),
+        format!("parallel assembly: {what} do not match (internal error: please report it)"),
     )
 }
 
