@@ -319,18 +319,23 @@ impl<'a, I: Index> FillRows<'a, I> {
                     self.edges.misuse = true;
                 }
             }
-            Ends::Recorded { ends, next } => match ends.get_mut(*next..=parent) {
+            Ends::Recorded { ends, next } => {
                 // The rows skipped since the last segment are empty: they end where it did
                 // (`begin`, as segments are contiguous). Ends past the window are not
                 // recorded (the task fails), so each recorded end fits the window.
-                Some(rows) if n.is_some() && end <= window => {
-                    let (last, empty) = rows.split_last_mut().expect("parent is in the range");
-                    empty.fill(I::from_usize_unchecked(begin));
-                    *last = I::from_usize_unchecked(end);
-                    *next = parent + 1;
+                let rows = match n.is_some() && end <= window {
+                    true => ends.get_mut(*next..=parent),
+                    false => None,
+                };
+                match rows.and_then(|rows| rows.split_last_mut()) {
+                    Some((last, empty)) => {
+                        empty.fill(I::from_usize_unchecked(begin));
+                        *last = I::from_usize_unchecked(end);
+                        *next = parent + 1;
+                    }
+                    None => self.edges.misuse = true,
                 }
-                _ => self.edges.misuse = true,
-            },
+            }
         }
     }
 
