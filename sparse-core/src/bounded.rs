@@ -29,7 +29,7 @@
 //! Runs after `parallel` and `reduction`: the serial paths they keep are rewritten like any
 //! other block (their tasks do not reserve).
 
-use crate::ir::{block_uses, call, try_, var, visit_stmts, Expr, Local, Stmt};
+use crate::ir::{block_uses, call, try_, var, visit_stmts, Expr, Local, Split, Stmt};
 use crate::level::LevelFn;
 use crate::notation::Kernel;
 
@@ -60,7 +60,14 @@ fn stmt(bounded: &Declares, s: Stmt) -> Stmt {
         Stmt::While(c, b) => Stmt::While(c, block(bounded, b)),
         Stmt::If(c, a, b) => Stmt::If(c, block(bounded, a), block(bounded, b)),
         Stmt::Block(n, b) => Stmt::Block(n, block(bounded, b)),
-        Stmt::Rows(t, split, b) => Stmt::Rows(t, split, block(bounded, b)),
+        Stmt::Rows(t, split, b) => {
+            let b = block(bounded, b);
+            let b = match split {
+                Split::Counted { level, .. } => task_entries(bounded, level, Local::Vals(t), b),
+                _ => b,
+            };
+            Stmt::Rows(t, split, b)
+        }
         Stmt::Fold(f, b) => Stmt::Fold(f, block(bounded, b)),
         s => s,
     }
@@ -193,6 +200,32 @@ fn entries(
         }
         _ => None,
     })
+}
+
+/// A task of rows assembled in parallel ([`Split::Counted`]) with one writer for its level
+/// `l` and values `v`, where [`entries`]' conditions hold in the task: after its
+/// `l.append_init(..)`, `let mut l = l.append_entries(v);` and the pairs made
+/// `l.append_entry(j, e)`. The runtime's stand-ins for the level and values (counting them,
+/// or writing them into the task's windows) join as a bounded level's writer joins the
+/// output's: the windows are the room, so no bound is passed.
+fn task_entries(bounded: &Declares, l: Local, v: Local, body: Vec<Stmt>) -> Vec<Stmt> {
+    let starts = |s: &Stmt| matches!(s, Stmt::Expr(Expr::Call(r, "append_init", _)) if is(r, l));
+    let joins = bounded(l, LevelFn::AppendBoundedEntries)
+        && body.first().is_some_and(starts)
+        && body.iter().any(|s| finalized(s) == Some(l));
+    let paired = match joins {
+        true => pair(&body[1..], l, v),
+        false => None,
+    };
+    let Some(paired) = paired else {
+        return body;
+    };
+    let join = Stmt::Let(l, true, call(var(l), "append_entries", vec![var(v)]));
+    body.into_iter()
+        .take(1)
+        .chain([join])
+        .chain(paired)
+        .collect()
 }
 
 /// `stmts` with every `l.append_coord(j); v.push(e);` made `l.append_entry(j, e)`, if that

@@ -64,9 +64,9 @@
 //! rows are the output's (a sum or elementwise product of CSR-like operands), the split also
 //! carries that bound per range of rows (`rows_bound`: each count made the operand's
 //! `positions_below(row_lo, row_hi)`), and the runtime's `parallel_append_bounded` runs the
-//! loop once: each task writes its rows into a window of the output as long as its bound,
-//! and the tasks' entries then slide together. Counting cost a sparse sum as much as its
-//! merge, so the two phases had gained nothing on two threads.
+//! loop once: chunks of rows, taken in order by the threads, each write their rows into a
+//! window as long as their bound and are placed after the chunks before them. Counting cost
+//! a sparse sum as much as its merge, so the two phases had gained nothing on two threads.
 //!
 //! A loop over the positions of a root (TTV on a `Csf3`) is assembled apart instead
 //! ([`Split::Appended`]): each task appends its rows, as parents from 0, to a level and

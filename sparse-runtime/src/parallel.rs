@@ -28,6 +28,7 @@
 use crate::Value;
 use std::cell::Cell;
 
+mod chained;
 mod counted;
 #[doc(hidden)]
 pub use counted::{

@@ -11,10 +11,11 @@
 //! parallel.
 //!
 //! Where the operands bound the entries of each range of rows ([`append_bounded`]: a sparse
-//! sum's rows have at most its operands' entries), the loop runs once: each task (one per
-//! thread) writes its rows into a window of the output's arrays as long as its bound,
-//! recording its rows' ends, and the tasks' entries then slide left to follow each other.
-//! Counting cost as much as a sum's merge, so two phases gained nothing on two threads.
+//! sum's rows have at most its operands' entries), the loop runs once: chunks of rows, taken
+//! in order by the threads, each write their rows into a window as long as their bound
+//! (in place where the chunks before have ended, else into scratch copied into place once
+//! they have: see the `chained` module), recording their rows' ends. Counting cost as much
+//! as a sum's merge, so two phases gained nothing on two threads.
 //!
 //! The loop is the serial one, so each row appends the same coordinates and values in the
 //! same order as the serial assembly: the result is the serial output, bit for bit. Both
@@ -23,7 +24,7 @@
 //! full); a mismatch, which only a compiler defect could cause, is an `Err`, never memory
 //! left unwritten.
 
-use super::AppendRows;
+use super::{chained, AppendRows};
 use crate::index::{fits, Index};
 use crate::workspace::DenseAccumulator;
 use crate::{alloc, Error, Value};
@@ -122,6 +123,13 @@ impl<'a> CountRows<'a> {
         self.check()
     }
 
+    /// The stand-in for a level appended with its values by one writer
+    /// (`Compressed::append_bounded_entries`): counts each entry, dropping its value.
+    #[inline]
+    pub fn append_entries<'s, V>(&'s mut self, _vals: &'s mut Discard<V>) -> CountEntries<'s, 'a> {
+        CountEntries { rows: self }
+    }
+
     /// `Err` unless the segments were recorded in row order, contiguous, and cover every
     /// counted coordinate: then `counts` holds each row's entries.
     fn check(&self) -> Result<(), Error> {
@@ -129,6 +137,39 @@ impl<'a> CountRows<'a> {
             true => Ok(()),
             false => Err(defect("counted rows")),
         }
+    }
+}
+
+/// [`CountRows`] appended with its values: counts entries, keeping no value.
+#[doc(hidden)]
+pub struct CountEntries<'s, 'a> {
+    rows: &'s mut CountRows<'a>,
+}
+
+impl CountEntries<'_, '_> {
+    /// The entries counted so far: a segment's bound.
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.rows.len
+    }
+
+    /// Counts one entry (coordinate `i`, value `v`).
+    #[inline]
+    pub fn append_entry<V>(&mut self, i: usize, _v: V) {
+        self.rows.append_coord(i);
+    }
+
+    /// See [`CountRows::append_edges`].
+    #[inline]
+    pub fn append_edges(&mut self, parent: usize, begin: usize, end: usize) {
+        self.rows.append_edges(parent, begin, end);
+    }
+
+    /// See [`CountRows::append_finalize`].
+    #[inline]
+    pub fn append_finalize(&mut self, parents: usize) -> Result<(), Error> {
+        self.rows.append_finalize(parents)
     }
 }
 
@@ -307,8 +348,13 @@ impl<'a, I: Index> FillRows<'a, I> {
     /// many coordinates as the first phase counted for it (in one phase: within the window).
     #[inline]
     pub fn append_edges(&mut self, parent: usize, begin: usize, end: usize) {
-        let n = self.edges.record(parent, begin, end, self.len);
-        let window = self.crd.len();
+        self.record_edges(parent, begin, end, self.len, self.crd.len());
+    }
+
+    /// [`Self::append_edges`] with `len` coordinates appended into a window of `window`.
+    #[inline]
+    fn record_edges(&mut self, parent: usize, begin: usize, end: usize, len: usize, window: usize) {
+        let n = self.edges.record(parent, begin, end, len);
         match &mut self.ends {
             Ends::Counted(ends) => {
                 let counted = match (ends.get(parent), ends.get(parent + 1)) {
@@ -336,6 +382,33 @@ impl<'a, I: Index> FillRows<'a, I> {
                     None => self.edges.misuse = true,
                 }
             }
+        }
+    }
+
+    /// The stand-in for a level appended with its values by one writer
+    /// (`Compressed::append_bounded_entries`): writes each entry's coordinate and value
+    /// under one count, as [`Self::append_coord`] and [`FillValues::push`] do. The values
+    /// must have been pushed as often as coordinates appended (else the task fails).
+    #[inline]
+    pub fn append_entries<'s, 'b, V>(
+        &'s mut self,
+        values: &'s mut FillValues<'b, V>,
+    ) -> FillEntries<'s, 'a, 'b, I, V> {
+        if values.len != self.len {
+            self.edges.misuse = true;
+        }
+        let (crd, vals) = (
+            std::mem::take(&mut self.crd),
+            std::mem::take(&mut values.vals),
+        );
+        FillEntries {
+            room: crd.len().min(vals.len()),
+            len: self.len,
+            rows: self,
+            values,
+            crd,
+            vals,
+            given_back: false,
         }
     }
 
@@ -373,6 +446,88 @@ impl<'a, I: Index> FillRows<'a, I> {
             Ends::Counted(_) => true,
             Ends::Recorded { ends, next } => *next == ends.len(),
         }
+    }
+}
+
+/// [`FillRows`] and [`FillValues`] written by one writer, which holds both windows and one
+/// count of entries (the stand-ins' own counts are set from it when it gives the windows
+/// back, at `append_finalize` or when dropped).
+#[doc(hidden)]
+pub struct FillEntries<'s, 'a, 'b, I, V> {
+    rows: &'s mut FillRows<'a, I>,
+    values: &'s mut FillValues<'b, V>,
+    crd: &'a mut [MaybeUninit<I>],
+    vals: &'b mut [MaybeUninit<V>],
+    /// The shorter window's length: entries past it are counted, not written.
+    room: usize,
+    len: usize,
+    given_back: bool,
+}
+
+impl<I: Index, V> FillEntries<'_, '_, '_, I, V> {
+    /// The entries appended so far: a segment's bound.
+    #[inline]
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Writes coordinate `i` (below the level's size; debug builds assert it) and its value
+    /// `v` at the next place of both windows; past the shorter's end nothing is written, and
+    /// the task fails.
+    #[inline]
+    pub fn append_entry(&mut self, i: usize, v: V) {
+        debug_assert!(
+            i < self.rows.size,
+            "coordinate {i} >= size {}",
+            self.rows.size
+        );
+        let k = self.len;
+        if k < self.room {
+            // SAFETY: `k < room`, the length of the shorter window.
+            unsafe {
+                self.crd
+                    .get_unchecked_mut(k)
+                    .write(I::from_usize_unchecked(i));
+                self.vals.get_unchecked_mut(k).write(v);
+            }
+        }
+        self.len = k + 1;
+    }
+
+    /// See [`FillRows::append_edges`].
+    #[inline]
+    pub fn append_edges(&mut self, parent: usize, begin: usize, end: usize) {
+        let window = self.crd.len();
+        self.rows.record_edges(parent, begin, end, self.len, window);
+    }
+
+    /// Gives the windows back and ends the task's rows (see [`FillRows::append_finalize`]).
+    #[inline]
+    pub fn append_finalize(&mut self, parents: usize) -> Result<(), Error> {
+        self.give_back();
+        self.rows.append_finalize(parents)
+    }
+}
+
+impl<I, V> FillEntries<'_, '_, '_, I, V> {
+    /// Gives the windows back to the stand-ins (once), with the entries counted as both
+    /// coordinates and values.
+    fn give_back(&mut self) {
+        if !self.given_back {
+            self.given_back = true;
+            self.rows.crd = std::mem::take(&mut self.crd);
+            self.values.vals = std::mem::take(&mut self.vals);
+            (self.rows.len, self.values.len) = (self.len, self.len);
+        }
+    }
+}
+
+impl<I, V> Drop for FillEntries<'_, '_, '_, I, V> {
+    /// On an early return, the windows go back as written (the task fails unless it
+    /// finalized).
+    fn drop(&mut self) {
+        self.give_back();
     }
 }
 
@@ -594,12 +749,14 @@ where
 /// One-phase assembly of the `rows` rows of an output whose first level is dense and whose
 /// second, `level`, appends segments, where `bound(row_lo, row_hi)` bounds the entries rows
 /// `row_lo..row_hi` append (the operands' entries in those rows, for a sum): the rows are
-/// split into one task per thread, balanced by their bounds; each task runs
-/// `fill(row_lo, row_hi, ..)` straight into a window of the output's arrays as long as its
-/// bound, recording its rows' ends; then each task's entries move left to follow the
-/// previous task's (one `memmove` per task and array) and its rows' ends are offset. The
-/// loop runs once, not twice as in [`append_counted`]: a merge whose count costs as much as
-/// its fill (a sparse sum) gains from a second thread only this way.
+/// split into chunks ([`bounded_chunks`]), which the threads take in order
+/// (`chained::fill`); each runs `fill(row_lo, row_hi, ..)` into a window as long as its
+/// bound, recording its rows' ends: a window of the output's arrays where the chunks before
+/// it have ended (on one thread, every chunk), else of its thread's scratch, copied into
+/// place once they have. Each chunk then offsets its rows' ends by its start. The loop runs
+/// once, not twice as in [`append_counted`]: a merge whose count costs as much as its fill
+/// (a sparse sum) gains from a second thread only this way. A fresh output's pages are
+/// touched first, each thread its part of them.
 ///
 /// The output is the serial one, bit for bit (each row appends what the serial loop
 /// appends). Should the windows' total not fit the level's index type, the two phases run
@@ -624,10 +781,11 @@ where
         + Sync
         + Send,
 {
-    let tasks = bounded_tasks(rows, bound(0, rows), &|r| bound(0, r));
-    let windows: Vec<usize> = tasks.windows(2).map(|w| bound(w[0], w[1])).collect();
+    let chunks = bounded_chunks(rows, bound(0, rows), &|r| bound(0, r));
+    let windows: Vec<usize> = chunks.windows(2).map(|w| bound(w[0], w[1])).collect();
     let total = windows.iter().try_fold(0usize, |a, &b| a.checked_add(b));
-    let Some(total) = total.filter(|&t| fits::<L::Coord>(t).is_ok()) else {
+    let fitting = |&t: &usize| t <= chained::MAX_TOTAL && fits::<L::Coord>(t).is_ok();
+    let Some(total) = total.filter(fitting) else {
         return append_counted(level, vals, rows, work, count, fill);
     };
     let (mut pos, mut crd) = level.take_arrays();
@@ -635,72 +793,55 @@ where
     alloc::reserve(&mut pos, rows + 1, "pos")?;
     pos.resize(rows + 1, L::Coord::default());
     crd.clear();
-    alloc::reserve(&mut crd, total, "appended coordinates")?;
     vals.clear();
+    let fresh = crd.capacity() < total || vals.capacity() < total;
+    alloc::reserve(&mut crd, total, "appended coordinates")?;
     alloc::reserve(vals, total, "appended values")?;
-    let size = level.size();
-    let mut parts = Vec::with_capacity(windows.len());
-    let (mut crd_rest, mut vals_rest, mut ends_rest) = (
-        &mut crd.spare_capacity_mut()[..total],
-        &mut vals.spare_capacity_mut()[..total],
-        &mut pos[1..],
-    );
-    for (w, &n) in tasks.windows(2).zip(&windows) {
-        let (c, c_rest) = crd_rest.split_at_mut(n);
-        let (v, v_rest) = vals_rest.split_at_mut(n);
-        let (ends, e_rest) = ends_rest.split_at_mut(w[1] - w[0]);
-        (crd_rest, vals_rest, ends_rest) = (c_rest, v_rest, e_rest);
-        let rows = FillRows::new(c, Ends::Recorded { ends, next: 0 }, size);
-        parts.push((w[0], w[1], rows, FillValues { vals: v, len: 0 }));
+    if fresh && workers() > 1 {
+        chained::prefault(&mut crd.spare_capacity_mut()[..total], workers());
+        chained::prefault(&mut vals.spare_capacity_mut()[..total], workers());
     }
-    let run = |(lo, hi, mut rows, mut values): Part<'_, L::Coord, V>| {
-        fill(lo, hi, &mut rows, &mut values)?;
+    let size = level.size();
+    // Each chunk's rows' ends, taken by the worker that fills it.
+    let mut ends_rest = &mut pos[1..];
+    let mut ends = Vec::with_capacity(windows.len());
+    for w in chunks.windows(2) {
+        let (e, rest) = ends_rest.split_at_mut(w[1] - w[0]);
+        ends.push(Mutex::new(Some(e)));
+        ends_rest = rest;
+    }
+    let run = |k: usize, c: &mut [MaybeUninit<L::Coord>], v: &mut [MaybeUninit<V>]| {
+        let taken = ends[k].lock().ok().and_then(|mut e| e.take());
+        let ends = taken.ok_or_else(|| defect("chunks"))?;
+        let recorded = Ends::Recorded {
+            ends: &mut *ends,
+            next: 0,
+        };
+        let mut rows = FillRows::new(c, recorded, size);
+        let mut values = FillValues { vals: v, len: 0 };
+        fill(chunks[k], chunks[k + 1], &mut rows, &mut values)?;
         match rows.complete() && rows.recorded() && values.wrote(rows.len) {
-            true => Ok(rows.len),
+            true => Ok((rows.len, ends)),
             false => Err(defect("filled rows")),
         }
     };
-    #[cfg(feature = "parallel")]
-    let written: Vec<usize> = {
-        use rayon::prelude::*;
-        parts
-            .into_par_iter()
-            .map(run)
-            .collect::<Result<_, Error>>()?
+    // Each end was recorded from its chunk's start and is at most the chunk's count: from
+    // the output's start, at most the final length, which fits the index type (`total`).
+    let place = |ends: &mut [L::Coord], start: usize| {
+        for e in ends {
+            *e = L::Coord::from_usize_unchecked(e.to_usize() + start);
+        }
     };
-    #[cfg(not(feature = "parallel"))]
-    let written: Vec<usize> = parts.into_iter().map(run).collect::<Result<_, Error>>()?;
-    // Each task's entries go right after the previous task's: (window start, destination,
-    // count), in task order. A destination is never right of its window (a task writes at
-    // most its window), so sliding the tasks in order overwrites no entry yet to move.
-    let mut slides = Vec::with_capacity(written.len());
-    let (mut at, mut start) = (0, 0);
-    for (&n, &len) in windows.iter().zip(&written) {
-        slides.push((start, at, len));
-        (at, start) = (at + len, start + n);
-    }
-    let (crd_spare, vals_spare) = (
+    let spare = (
         &mut crd.spare_capacity_mut()[..total],
         &mut vals.spare_capacity_mut()[..total],
     );
-    // The two arrays slide on two threads.
-    #[cfg(feature = "parallel")]
-    rayon::join(|| slide(crd_spare, &slides), || slide(vals_spare, &slides));
-    #[cfg(not(feature = "parallel"))]
-    {
-        slide(crd_spare, &slides);
-        slide(vals_spare, &slides);
-    }
-    // Each end was recorded from its window's start and is at most the task's count: from
-    // the output's start, at most the final length, which fits the index type (`total`).
-    for (w, &(_, to, _)) in tasks.windows(2).zip(&slides) {
-        for e in &mut pos[w[0] + 1..=w[1]] {
-            *e = L::Coord::from_usize_unchecked(e.to_usize() + to);
-        }
-    }
-    // SAFETY: each task wrote the first places of its window, as many as it counted
-    // (`run`'s checks), and `slide` copied them to places `to..to + len`, which tile `0..at`
-    // in task order; so the first `at` places of both arrays are written.
+    let bytes = total.saturating_mul(std::mem::size_of::<L::Coord>() + std::mem::size_of::<V>());
+    let streaming = bytes >= STREAM_BYTES;
+    let at = chained::fill(&windows, spare, (workers(), streaming), run, place)?;
+    // SAFETY: each chunk wrote the first places of its window, as many as it counted
+    // (`run`'s checks), and `chained::fill` put them at places `start..start + len` that
+    // tile `0..at` in chunk order; so the first `at` places of both arrays are written.
     unsafe {
         crd.set_len(at);
         vals.set_len(at);
@@ -708,24 +849,35 @@ where
     level.set_arrays(pos, crd)
 }
 
-/// Moves each `(from, to, len)` of `slides`, in order: `spare[from..from + len]` to `to..`.
-fn slide<T: Copy>(spare: &mut [MaybeUninit<T>], slides: &[(usize, usize, usize)]) {
-    for &(from, to, len) in slides {
-        if from != to {
-            spare.copy_within(from..from + len, to);
-        }
-    }
+/// The size of an output from which chunks copied from scratch bypass the cache: well past
+/// the per-core caches, where the copies' lines would only be written back (an output read
+/// soon after, and small enough to stay cached, is copied with ordinary stores).
+const STREAM_BYTES: usize = 32 << 20;
+
+/// The threads a parallel loop may run on here.
+fn workers() -> usize {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
 }
 
-/// The task boundaries of [`append_bounded`] (`0`, the first row of each later task,
-/// `rows`): [`super::with_min_rows`]'s where set; else one task per thread, balanced by
-/// the entries the rows may append (`bound_to(r)`, of rows `0..r`, never decreasing).
-fn bounded_tasks(rows: usize, total: usize, bound_to: &impl Fn(usize) -> usize) -> Vec<usize> {
-    #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    super::split_rows(rows, total, threads.min(rows).max(1), bound_to)
+/// The entries a chunk of [`append_bounded`] may append, at most (unless one row has more):
+/// its coordinates and values, 12 bytes an entry for `f64` and `u32`, then take under 1 MiB
+/// of scratch, which stays in a core's cache until copied into place.
+const CHUNK_ENTRIES: usize = 1 << 18;
+
+/// The chunk boundaries of [`append_bounded`] (`0`, the first row of each later chunk,
+/// `rows`): [`super::with_min_rows`]'s where set; else one chunk on one thread, or chunks
+/// of about [`CHUNK_ENTRIES`] entries (at least one per thread), balanced by the entries
+/// the rows may append (`bound_to(r)`, of rows `0..r`, never decreasing).
+fn bounded_chunks(rows: usize, total: usize, bound_to: &impl Fn(usize) -> usize) -> Vec<usize> {
+    let threads = workers();
+    let chunks = match threads {
+        1 => 1,
+        _ => threads.max(total.div_ceil(CHUNK_ENTRIES)),
+    };
+    super::split_rows(rows, total, chunks.min(rows).max(1), bound_to)
 }
 
 /// A filling task: its rows `lo..hi`, and its windows of the output's coordinates and values.
@@ -879,6 +1031,27 @@ mod tests {
                     for j in 0..($filled)(i) {
                         l.append_coord(j);
                         v.push(i as f64 + j as f64 / 10.0);
+                    }
+                    if l.len() > begin {
+                        l.append_edges(i - lo, begin, l.len());
+                    }
+                }
+                l.append_finalize(hi - lo)
+            }
+        };
+    }
+
+    /// [`rows_loop`] with each coordinate and its value appended by one writer
+    /// (`append_entries`), as the compiler emits a task when the level declares it.
+    macro_rules! entries_loop {
+        ($filled:expr) => {
+            |lo, hi, l, v| {
+                l.append_init(hi - lo);
+                let mut l = l.append_entries(v);
+                for i in lo..hi {
+                    let begin = l.len();
+                    for j in 0..($filled)(i) {
+                        l.append_entry(j, i as f64 + j as f64 / 10.0);
                     }
                     if l.len() > begin {
                         l.append_edges(i - lo, begin, l.len());
@@ -1114,6 +1287,22 @@ mod tests {
                 l.append_edges(0, 0, 1);
                 l.append_finalize(2)
             };
+        // Values pushed before one writer joins them to the coordinates.
+        let early = |_: usize, _: usize, l: &mut FillRows<'_, u32>, v: &mut FillValues<'_, f64>| {
+            v.push(1.0);
+            let mut l = l.append_entries(v);
+            l.append_entry(0, 2.0);
+            l.append_edges(0, 0, 1);
+            l.append_finalize(2)
+        };
+        // A joint writer dropped before it finalized: it gives the windows back as written,
+        // and the rows' ends were not all recorded.
+        let dropped =
+            |_: usize, _: usize, l: &mut FillRows<'_, u32>, v: &mut FillValues<'_, f64>| {
+                let mut l = l.append_entries(v);
+                l.append_entry(0, 2.0);
+                Ok(())
+            };
         for fill in [
             &out_of_order
                 as &(dyn Fn(
@@ -1125,6 +1314,8 @@ mod tests {
                       + Sync
                       + Send),
             &short_values,
+            &early,
+            &dropped,
         ] {
             let bad = append_bounded(
                 &mut level,
@@ -1136,6 +1327,97 @@ mod tests {
             );
             assert!(bad.is_err());
             assert!(vals.is_empty());
+        }
+    }
+
+    /// Assembles `rows` rows as [`assemble_bounded`] does with exact bounds, each entry
+    /// appended by one writer, on a pool of `threads` threads (feature `parallel`), in
+    /// chunks of `min` rows where given.
+    fn assemble_entries(
+        rows: usize,
+        (threads, min): (usize, Option<usize>),
+        filled: impl Fn(usize) -> usize + Sync + Send,
+    ) -> Result<(Compressed<u32>, Vec<f64>), Error> {
+        let exact = |lo: usize, hi: usize| (lo..hi).map(|i| row(i).len()).sum::<usize>();
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![])?;
+        let mut vals = vec![9.0; 3];
+        let go = || {
+            with_split(min, || {
+                append_bounded(
+                    &mut level,
+                    &mut vals,
+                    (rows, rows * 2),
+                    exact,
+                    entries_loop!(&filled),
+                    entries_loop!(&filled),
+                )
+            })
+        };
+        #[cfg(feature = "parallel")]
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(go)?;
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = threads;
+            let mut go = go;
+            go()?;
+        }
+        Ok((level, vals))
+    }
+
+    #[test]
+    fn chunks_of_many_rows_give_the_serial_assembly() {
+        // Enough entries for several chunks of `CHUNK_ENTRIES` on every pool.
+        let rows = 3 * CHUNK_ENTRIES / 2 + 7;
+        let (pos, crd, vals) = serial(rows);
+        for threads in [1, 2, 3] {
+            let (level, got) = assemble_entries(rows, (threads, None), |i| row(i).len()).unwrap();
+            assert_eq!(
+                (level.pos(), level.crd()),
+                (&pos[..], &crd[..]),
+                "{threads}"
+            );
+            assert_eq!(got, vals, "{threads}");
+            // An output assembled again reuses its arrays.
+            let mut reused = (level, got);
+            append_bounded(
+                &mut reused.0,
+                &mut reused.1,
+                (rows, rows * 2),
+                |lo: usize, hi: usize| (lo..hi).map(|i| row(i).len()).sum::<usize>(),
+                entries_loop!(|i| row(i).len()),
+                entries_loop!(|i| row(i).len()),
+            )
+            .unwrap();
+            assert_eq!((reused.0.pos(), &reused.1[..]), (&pos[..], &vals[..]));
+        }
+        // One row past its bound, in the last chunk: an error on every pool.
+        for threads in [1, 2, 3] {
+            let over = |i: usize| i % 5 + usize::from(i == rows - 2);
+            assert!(
+                assemble_entries(rows, (threads, None), over).is_err(),
+                "{threads}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_writer_for_entries_gives_what_two_give() {
+        for rows in [0, 1, 7, 40] {
+            let (pos, crd, vals) = serial(rows);
+            for min in [1, 2, 3, 1000] {
+                let split = (2, Some(min));
+                let (level, got) = assemble_entries(rows, split, |i| row(i).len()).unwrap();
+                assert_eq!(
+                    (level.pos(), level.crd()),
+                    (&pos[..], &crd[..]),
+                    "{rows} {min}"
+                );
+                assert_eq!(got, vals, "{rows} {min}");
+            }
         }
     }
 
