@@ -8,7 +8,7 @@
 //! mixed-site span, out of reach of user identifiers.
 
 use crate::format::Borrow;
-use crate::ir::{visit_locals, Assign, Expr, Fold, Local, Op, Split, Stmt, ValueConst};
+use crate::ir::{visit_locals, Assign, Bound, Expr, Fold, Local, Op, Split, Stmt, ValueConst};
 use crate::names::Names;
 use crate::notation::Kernel;
 use crate::signature::{is_float, is_primitive, is_unsigned};
@@ -992,58 +992,54 @@ impl Emitter<'_> {
             // them into each task's window of it.
             // A dense accumulator of the rows is each task's own, a parameter too (a key counter
             // in the first phase).
-            // One phase where the rows' entries have a bound per range of rows: each task
-            // writes into a window of the output as long as its bound, and the runtime moves
-            // the tasks' entries together (counting first only where the windows' total does
-            // not fit the index type, so both phases' closures are passed).
-            Split::Counted {
-                rows,
-                level,
-                work,
-                workspace: None,
-                bound: Some(bound),
-            } => {
-                let (rows, work, level) = (e(rows), e(work), self.local(*level));
-                let bound = e(bound);
-                let params = quote!(#lo, #hi, #level, #vals);
-                let (count, fill) = (task(params.clone()), task(params));
-                quote! {
-                    ::sparse_runtime::__private::parallel_append_bounded(
-                        #level,
-                        #vals,
-                        (#rows, #work),
-                        |#lo: usize, #hi: usize| -> usize { #bound },
-                        #count,
-                        #fill,
-                    )?;
-                }
-            }
+            // One phase where the loop bounds the entries of each range of rows: each chunk of
+            // rows writes into a window as long as its bound, and the runtime places the
+            // chunks in order (counting first only where the windows' total does not fit the
+            // index type, so both phases' closures are passed). The bound is an expression
+            // of the rows' range (a sum's operands' entries in them), or a closure counting a
+            // row's adds into its accumulator (`crate::adds`). SAFETY of the closure's
+            // unchecked level reads, as of the tasks': the runtime calls it only with rows
+            // below `rows`, the loop's own range.
             Split::Counted {
                 rows,
                 level,
                 work,
                 workspace,
-                ..
+                bound,
             } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
-                let (entry, params, sizes) = match workspace {
-                    None => (
-                        quote!(parallel_append_counted),
-                        quote!(#lo, #hi, #level, #vals),
-                        quote!(#rows, #work),
-                    ),
-                    Some(size) => {
-                        let (size, ws) = (e(size), self.local(Local::Workspace));
-                        (
-                            quote!(parallel_append_counted_accumulated),
-                            quote!(#lo, #hi, #level, #vals, #ws),
-                            quote!((#rows, #work, #size)),
-                        )
+                let (mut entry, mut params, mut sizes) = (
+                    quote!(parallel_append_counted),
+                    quote!(#lo, #hi, #level, #vals),
+                    quote!(#rows, #work),
+                );
+                if let Some(size) = workspace {
+                    let (size, ws) = (e(size), self.local(Local::Workspace));
+                    entry = quote!(parallel_append_counted_accumulated);
+                    params = quote!(#lo, #hi, #level, #vals, #ws);
+                    sizes = quote!((#rows, #work, #size));
+                }
+                let bound = match (workspace, bound) {
+                    (None, Some(Bound::Rows(b))) => {
+                        entry = quote!(parallel_append_bounded);
+                        sizes = quote!((#rows, #work));
+                        let b = e(b);
+                        quote!(|#lo: usize, #hi: usize| -> usize { #b },)
                     }
+                    (Some(_), Some(Bound::Adds(row, adds))) => {
+                        entry = quote!(parallel_append_bounded_accumulated);
+                        let (row, sum, adds) =
+                            (self.local(*row), self.local(Local::Adds), self.block(adds));
+                        quote!(|#row: usize| -> usize { #adds #sum },)
+                    }
+                    // No bound, or none of the loop's kind: the two phases.
+                    _ => quote!(),
                 };
                 let (count, fill) = (task(params.clone()), task(params));
                 quote! {
-                    ::sparse_runtime::__private::#entry(#level, #vals, #sizes, #count, #fill)?;
+                    ::sparse_runtime::__private::#entry(
+                        #level, #vals, #sizes, #bound #count, #fill
+                    )?;
                 }
             }
             // Tasks of consecutive positions of a root level (split as `Split::Positions`

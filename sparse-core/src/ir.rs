@@ -111,6 +111,9 @@ pub enum Local {
     /// The partial value of a chunk of a parallel fold, combined into the fold's temporary
     /// ([`Fold::combine`]).
     Partial,
+    /// The adds of one row into its dense accumulator, counted as a bound of the row's
+    /// entries ([`Bound::Adds`], `crate::adds`).
+    Adds,
 }
 
 /// Operators of index and value arithmetic.
@@ -376,13 +379,53 @@ pub enum Split {
         /// The size of the dense accumulator the loop sums each row into, if it does
         /// (Gustavson's SpGEMM): each task gets one of its own, a key counter to count with.
         workspace: Option<Expr>,
-        /// A bound of the entries the rows [`Local::RowLo`]`..`[`Local::RowHi`] append, if
-        /// the operands give one per range of rows: then the loop runs once, each task
-        /// writing into a window of the output as long as its bound
+        /// A bound of the entries each range of rows appends, if the loop gives one: then
+        /// the loop runs once, each chunk of rows writing into a window as long as its bound
         /// (`sparse_runtime::parallel::append_bounded`), counting first only where the
         /// windows' total does not fit the index type.
-        bound: Option<Expr>,
+        bound: Option<Bound>,
     },
+}
+
+/// A bound of the entries the rows of a [`Split::Counted`] loop append.
+#[derive(Clone, Debug)]
+pub enum Bound {
+    /// Of the rows [`Local::RowLo`]`..`[`Local::RowHi`]: their operands' entries (a sum's).
+    Rows(Expr),
+    /// Of row `.0` (the loop's row variable): the value of [`Local::Adds`] after `.1`, the
+    /// row's loops counting its adds into the accumulator (each key the row appends was
+    /// added at least once; `crate::adds`). The runtime also caps it at the accumulator's
+    /// size.
+    Adds(Local, Vec<Stmt>),
+}
+
+impl Bound {
+    /// Its expressions (a bound of rows' own; the statements' are their own).
+    fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Bound::Rows(e) => vec![e],
+            Bound::Adds(..) => vec![],
+        }
+    }
+
+    /// The locals it reads: its expression's, or the statements' own and those they bind.
+    fn visit(&self, f: &mut impl FnMut(Local)) {
+        match self {
+            Bound::Rows(e) => visit_expr(e, f),
+            Bound::Adds(row, body) => {
+                f(*row);
+                visit_locals(body, f);
+            }
+        }
+    }
+
+    /// The bound with `g` applied to each expression, the statements' included.
+    fn map(self, g: &mut dyn FnMut(Expr) -> Expr) -> Bound {
+        match self {
+            Bound::Rows(e) => Bound::Rows(g(e)),
+            Bound::Adds(row, body) => Bound::Adds(row, map_exprs(body, &mut |e| g(e))),
+        }
+    }
 }
 
 impl Split {
@@ -401,7 +444,7 @@ impl Split {
             } => [rows, work]
                 .into_iter()
                 .chain(workspace)
-                .chain(bound)
+                .chain(bound.iter().flat_map(Bound::exprs))
                 .collect(),
             Split::Appended {
                 rows,
@@ -426,6 +469,13 @@ impl Split {
         } = self
         {
             f(*root);
+        }
+        if let Split::Counted {
+            bound: Some(b @ Bound::Adds(..)),
+            ..
+        } = self
+        {
+            b.visit(f);
         }
         self.exprs().into_iter().for_each(|e| visit_expr(e, f));
     }
@@ -471,7 +521,7 @@ impl Split {
                 level,
                 work: g(work),
                 workspace: workspace.map(&mut g),
-                bound: bound.map(g),
+                bound: bound.map(|b| b.map(&mut g)),
             },
         }
     }
@@ -727,15 +777,33 @@ impl Printer<'_, '_> {
                     Split::Counted {
                         rows,
                         level,
-                        workspace,
-                        bound: Some(bound),
+                        workspace: None,
+                        bound: Some(Bound::Rows(bound)),
                         ..
-                    } if workspace.is_none() => {
+                    } => {
                         let (rows, level) = (self.expr(rows), self.name(Some(level)));
                         writeln!(
                             self.f,
                             "{pad}parallel rows 0..{rows} filling {level} in windows of {} {{",
                             self.expr(bound)
+                        )?;
+                    }
+                    // The row's bound first, as the closure the runtime calls per row.
+                    Split::Counted {
+                        rows,
+                        level,
+                        workspace: Some(size),
+                        bound: Some(Bound::Adds(row, adds)),
+                        ..
+                    } => {
+                        let (row, sum) = (self.name(Some(row)), self.name(Some(&Local::Adds)));
+                        writeln!(self.f, "{pad}entries of row {row} at most {sum} after {{")?;
+                        self.block(adds, depth + 1)?;
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        let size = self.expr(size);
+                        writeln!(
+                            self.f,
+                            "{pad}}} and {size}: parallel rows 0..{rows} filling {level} in windows of those, each task with a DenseAccumulator::new({size}) {{"
                         )?;
                     }
                     Split::Counted {
@@ -889,7 +957,7 @@ fn prune_nested(body: Vec<Stmt>, live: &mut HashSet<Local>) -> Vec<Stmt> {
 }
 
 /// The locals a statement reads outside its nested blocks (whose reads `prune_block` reports).
-fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
+pub(crate) fn shallow_reads(stmt: &Stmt, f: &mut impl FnMut(Local)) {
     match stmt {
         Stmt::Let(_, _, v) | Stmt::LetPair(_, _, _, v) | Stmt::Expr(v) => visit_expr(v, f),
         Stmt::Assign(t, _, v) => {

@@ -7,6 +7,7 @@
 //!        --emission--> Rust tokens calling the runtime's level functions
 //! ```
 
+pub mod adds;
 pub mod algebra;
 pub mod bounded;
 pub mod check;

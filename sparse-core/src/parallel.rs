@@ -67,6 +67,11 @@
 //! loop once: chunks of rows, taken in order by the threads, each write their rows into a
 //! window as long as their bound and are placed after the chunks before them. Counting cost
 //! a sparse sum as much as its merge, so the two phases had gained nothing on two threads.
+//! A loop that sums each row into its accumulator and appends only the accumulator's keys
+//! (Gustavson's SpGEMM) has a bound per row too, its adds (`crate::adds`): the split
+//! carries the row's loops counting them ([`Bound::Adds`]), and the runtime's
+//! `parallel_append_bounded_accumulated` sums every row's bound first (in parallel, a pass
+//! over the outer operand's entries), then runs the loop once in the same chunks.
 //!
 //! A loop over the positions of a root (TTV on a `Csf3`) is assembled apart instead
 //! ([`Split::Appended`]): each task appends its rows, as parents from 0, to a level and
@@ -75,7 +80,8 @@
 //! into place), so only a loop that computes its entries by a sum below the output's last
 //! level is split this way.
 
-use crate::ir::{self, Expr, Local, Op, Split, Stmt};
+use crate::adds;
+use crate::ir::{self, Bound, Expr, Local, Op, Split, Stmt};
 use crate::level::LevelFn;
 use crate::notation::{Kernel, TensorId, VarId};
 use crate::workspace::Kind;
@@ -270,8 +276,11 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
             None => region[1..1 + prelude]
                 .iter()
                 .find_map(|s| reserved(s, level))
-                .and_then(|b| rows_bound(kernel, v, b)),
-            Some(_) => None,
+                .and_then(|b| rows_bound(kernel, v, b))
+                .map(Bound::Rows),
+            Some(_) => {
+                adds::row_adds(&loop_body, level, Local::Vals(t)).map(|adds| Bound::Adds(var, adds))
+            }
         };
         let task = append_task(&names, level, v, &[], var, loop_body, false);
         let output = (level, v, workspace, bound);
@@ -311,7 +320,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
 fn counted(
     kernel: &Kernel,
     t: TensorId,
-    (level, v, workspace, bound): (Local, VarId, Option<Expr>, Option<Expr>),
+    (level, v, workspace, bound): (Local, VarId, Option<Expr>, Option<Bound>),
     task: Vec<Stmt>,
     region: Vec<Stmt>,
 ) -> Stmt {

@@ -452,6 +452,7 @@ pub mod __private {
     pub use crate::compute::{check_all_stored, store_next};
     pub use crate::error::fill_mismatch;
     pub use crate::parallel::append_bounded as parallel_append_bounded;
+    pub use crate::parallel::append_bounded_accumulated as parallel_append_bounded_accumulated;
     pub use crate::parallel::append_counted as parallel_append_counted;
     pub use crate::parallel::append_counted_accumulated as parallel_append_counted_accumulated;
     pub use crate::parallel::append_positions as parallel_append_positions;

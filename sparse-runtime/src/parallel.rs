@@ -32,8 +32,8 @@ mod chained;
 mod counted;
 #[doc(hidden)]
 pub use counted::{
-    append_bounded, append_counted, append_counted_accumulated, CountRows, Discard, FillRows,
-    FillValues, KeyCounter,
+    append_bounded, append_bounded_accumulated, append_counted, append_counted_accumulated,
+    CountEntries, CountRows, Discard, FillEntries, FillRows, FillValues, KeyCounter,
 };
 
 /// The fewest output components a parallel task computes: below that, a task's work is

@@ -2,10 +2,11 @@
 //! assembled by a loop that merges or copies its operands' entries (a sparse sum, an
 //! elementwise product, a scaled copy) or through a dense accumulator per row (Gustavson's
 //! SpGEMM), are assembled in parallel: in one phase where the operands bound each range of
-//! rows' entries (`parallel_append_bounded`: each task writes into a window of that bound,
-//! then the tasks' entries move together), else in two (`parallel_append_counted`: the tasks
-//! count each row's entries, a prefix sum sizes the output, and the tasks write their rows
-//! into place). Split at every row, at every few, and
+//! rows' entries (`parallel_append_bounded`: chunks of rows write into windows of that bound
+//! and are placed in order) or a row's adds into its accumulator bound its entries
+//! (`parallel_append_bounded_accumulated`, SpGEMM), else in two (`parallel_append_counted`:
+//! the tasks count each row's entries, a prefix sum sizes the output, and the tasks write
+//! their rows into place). Split at every row, at every few, and
 //! by default, the output equals the serial kernel's (pattern and values bit for bit) and
 //! passes validation, on operands with empty rows and empty operands; the serial kernel in
 //! turn equals a dense oracle.
@@ -227,7 +228,7 @@ fn a_windowed_operand_is_assembled_as_the_serial_kernel_does() {
 }
 
 #[test]
-fn spgemm_in_two_phases_with_an_accumulator_per_task() {
+fn spgemm_in_one_phase_with_an_accumulator_per_task() {
     for [m, n, r] in [
         [0, 3, 2],
         [3, 0, 2],

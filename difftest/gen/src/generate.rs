@@ -182,14 +182,32 @@ pub fn generate(seed: u64) -> Kernel {
     k
 }
 
-/// A kernel of [`P_ROW_BOUNDED`]: 2 to 4 matrices accessed `(i, j)` or `(j, i)`, joined by
-/// `+`, `-`, `*` (sometimes decorated: scalars, literals, more terms), into a matrix output,
-/// then the output made `Csr` or `Csc` and each matrix input, nine times in ten, one of them too;
-/// a window drawn as for other kernels.
+/// In a row-bounded kernel: probability that its first term is a product over a shared
+/// index, `a(i, k) * b(k, j)` (SpGEMM, `b` sometimes accessed `(j, k)`): summed per row in a
+/// dense accumulator, whose adds bound the row's entries (`parallel_append_bounded_accumulated`).
+pub const P_ROW_PRODUCT: f64 = 0.35;
+
+/// The first term of a row-bounded kernel of [`P_ROW_PRODUCT`]: `a(i, k) * b(k, j)`, or
+/// `b(j, k)` a quarter of the time.
+fn row_product(g: &mut Gen) -> Expr {
+    let a = g.new_acc(&[0, 2]);
+    let vars = if g.rng.chance(0.25) { [1, 2] } else { [2, 1] };
+    let b = g.new_acc(&vars);
+    Expr::bin(Op::Mul, a, b)
+}
+
+/// A kernel of [`P_ROW_BOUNDED`]: 2 to 4 matrices accessed `(i, j)` or `(j, i)`, the first
+/// sometimes a product over a shared index ([`P_ROW_PRODUCT`]), joined by `+`, `-`, `*`
+/// (sometimes decorated: scalars, literals, more terms), into a matrix output, then the
+/// output made `Csr` or `Csc` and each matrix input, nine times in ten, one of them too; a
+/// window drawn as for other kernels.
 fn row_bounded(seed: u64, rng: Rng) -> Kernel {
     let mut g = Gen::new(rng);
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
-    let mut e = g.new_acc(&[0, 1]);
+    let mut e = match g.rng.chance(P_ROW_PRODUCT) {
+        true => row_product(&mut g),
+        false => g.new_acc(&[0, 1]),
+    };
     for _ in 1..g.rng.range(2, 4) {
         let vars = if g.rng.chance(0.25) { [1, 0] } else { [0, 1] };
         let b = g.new_acc(&vars);

@@ -324,7 +324,10 @@
 //! of rows, taken in order by the threads, write their rows into windows as long as their
 //! operands' entries in those rows, and each is placed right after the chunks before it (a
 //! sparse sum on 2 threads: 1.5-1.8x its 1-thread speed, where counting first gained
-//! nothing). Where the loop runs over the positions of a
+//! nothing). Gustavson's SpGEMM runs once too: a row appends at most as many entries as it
+//! made adds into its accumulator (for `a(i, k) * b(k, j)`, the lengths of `b`'s rows that
+//! `a`'s row names), which a first pass over `a`'s entries counts for every row. Where the
+//! loop runs over the positions of a
 //! sparse root instead (TTV on a `Csf3`) and each entry takes a sum, each task appends its
 //! rows to a level and values of its own, and the runtime concatenates them in row order.
 //!

@@ -781,13 +781,135 @@ where
         + Sync
         + Send,
 {
+    match fill_bounded(level, vals, rows, &bound, &fill) {
+        Some(filled) => filled,
+        None => append_counted(level, vals, rows, work, count, fill),
+    }
+}
+
+/// [`append_bounded`] for a loop that sums each row into a dense accumulator of keys
+/// `0..size` before appending its keys (Gustavson's SpGEMM), where `row_adds(i)` counts the
+/// adds of row `i` into the accumulator: each key appended was added at least once, so row
+/// `i` appends at most `min(row_adds(i), size)` entries. The rows' bounds are computed
+/// first (in parallel, a pass over the loop's outer operands only: for SpGEMM, the lengths
+/// of `B`'s rows that `A`'s row names), then the loop runs once as [`append_bounded`]'s,
+/// each chunk with an accumulator taken from a pool. Where the bounds' total does not fit
+/// the index type, the two phases of [`append_counted_accumulated`] run instead.
+#[doc(hidden)]
+pub fn append_bounded_accumulated<L, V, R, C, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    (rows, work, size): (usize, usize, usize),
+    row_adds: R,
+    count: C,
+    fill: F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    R: Fn(usize) -> usize + Sync,
+    C: Fn(usize, usize, &mut CountRows<'_>, &mut Discard<V>, &mut KeyCounter) -> Result<(), Error>
+        + Sync
+        + Send,
+    F: Fn(
+            usize,
+            usize,
+            &mut FillRows<'_, L::Coord>,
+            &mut FillValues<'_, V>,
+            &mut DenseAccumulator<V>,
+        ) -> Result<(), Error>
+        + Sync
+        + Send,
+{
+    let ends = row_ends(rows, &|i| row_adds(i).min(size))?;
+    let bound = |lo: usize, hi: usize| ends[hi] - ends[lo];
+    let accumulators = Pool::new(|| DenseAccumulator::new(size));
+    let with_accumulator = |lo, hi, l: &mut FillRows<'_, L::Coord>, v: &mut FillValues<'_, V>| {
+        accumulators.with(|w| fill(lo, hi, l, v, w))
+    };
+    match fill_bounded(level, vals, rows, &bound, &with_accumulator) {
+        Some(filled) => filled,
+        None => append_counted_accumulated(level, vals, (rows, work, size), count, fill),
+    }
+}
+
+/// The running totals of `bound(i)` over rows `0..rows` (`rows + 1` of them, from 0), each
+/// saturating at `usize::MAX`; the rows' bounds computed in parallel (feature `parallel`).
+fn row_ends(rows: usize, bound: &(impl Fn(usize) -> usize + Sync)) -> Result<Vec<usize>, Error> {
+    let mut ends = alloc::with_capacity(rows + 1, "the rows' bounds")?;
+    ends.resize(rows + 1, 0);
+    let each = |(c, part): (usize, &mut [usize])| {
+        for (k, e) in part.iter_mut().enumerate() {
+            *e = bound(c * ROW_ENDS_CHUNK + k);
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        ends[1..]
+            .par_chunks_mut(ROW_ENDS_CHUNK)
+            .enumerate()
+            .for_each(each);
+    }
+    #[cfg(not(feature = "parallel"))]
+    ends[1..]
+        .chunks_mut(ROW_ENDS_CHUNK)
+        .enumerate()
+        .for_each(each);
+    for i in 1..=rows {
+        ends[i] = ends[i].saturating_add(ends[i - 1]);
+    }
+    Ok(ends)
+}
+
+/// The rows whose bounds one task of [`row_ends`] computes.
+const ROW_ENDS_CHUNK: usize = 4096;
+
+/// The one pass of [`append_bounded`], with `fill` the loop (over a chunk's rows, into its
+/// windows); `None`, having touched nothing, if the windows' total does not fit the index
+/// type (then the two phases run).
+fn fill_bounded<L, V, B, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    bound: &B,
+    fill: &F,
+) -> Option<Result<(), Error>>
+where
+    L: AppendRows,
+    V: Value,
+    B: Fn(usize, usize) -> usize + Sync,
+    F: Fn(usize, usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error>
+        + Sync,
+{
     let chunks = bounded_chunks(rows, bound(0, rows), &|r| bound(0, r));
     let windows: Vec<usize> = chunks.windows(2).map(|w| bound(w[0], w[1])).collect();
     let total = windows.iter().try_fold(0usize, |a, &b| a.checked_add(b));
     let fitting = |&t: &usize| t <= chained::MAX_TOTAL && fits::<L::Coord>(t).is_ok();
-    let Some(total) = total.filter(fitting) else {
-        return append_counted(level, vals, rows, work, count, fill);
-    };
+    let total = total.filter(fitting)?;
+    Some(fill_chunks(
+        level,
+        vals,
+        (rows, total),
+        (&chunks, &windows),
+        fill,
+    ))
+}
+
+/// [`fill_bounded`] once the chunks' windows (`total` places) fit.
+fn fill_chunks<L, V, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    (rows, total): (usize, usize),
+    (chunks, windows): (&[usize], &[usize]),
+    fill: &F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    F: Fn(usize, usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error>
+        + Sync,
+{
     let (mut pos, mut crd) = level.take_arrays();
     pos.clear();
     alloc::reserve(&mut pos, rows + 1, "pos")?;
@@ -838,7 +960,7 @@ where
     );
     let bytes = total.saturating_mul(std::mem::size_of::<L::Coord>() + std::mem::size_of::<V>());
     let streaming = bytes >= STREAM_BYTES;
-    let at = chained::fill(&windows, spare, (workers(), streaming), run, place)?;
+    let at = chained::fill(windows, spare, (workers(), streaming), run, place)?;
     // SAFETY: each chunk wrote the first places of its window, as many as it counted
     // (`run`'s checks), and `chained::fill` put them at places `start..start + len` that
     // tile `0..at` in chunk order; so the first `at` places of both arrays are written.
@@ -1330,6 +1452,21 @@ mod tests {
         }
     }
 
+    /// `go()` on a pool of `threads` threads (feature `parallel`; else on this thread).
+    fn on_pool<R: Send>(threads: usize, go: impl FnOnce() -> R + Send) -> R {
+        #[cfg(feature = "parallel")]
+        return rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(go);
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = threads;
+            go()
+        }
+    }
+
     /// Assembles `rows` rows as [`assemble_bounded`] does with exact bounds, each entry
     /// appended by one writer, on a pool of `threads` threads (feature `parallel`), in
     /// chunks of `min` rows where given.
@@ -1353,18 +1490,7 @@ mod tests {
                 )
             })
         };
-        #[cfg(feature = "parallel")]
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(go)?;
-        #[cfg(not(feature = "parallel"))]
-        {
-            let _ = threads;
-            let mut go = go;
-            go()?;
-        }
+        on_pool(threads, go)?;
         Ok((level, vals))
     }
 
@@ -1419,6 +1545,114 @@ mod tests {
                 assert_eq!(got, vals, "{rows} {min}");
             }
         }
+    }
+
+    /// A task's loop summing each row `i` into accumulator `w` (keys `(i + 3 * (t / 2)) %
+    /// 8` for `t` in `0..adds(i)`, each added twice where `t` runs that far, values `t`) and
+    /// appending its keys and values, as Gustavson's SpGEMM does; for either phase's
+    /// accumulator (`KeyCounter` counts keys, `DenseAccumulator` sums).
+    macro_rules! accumulating_loop {
+        () => {
+            |lo, hi, l, v, w| {
+                l.append_init(hi - lo);
+                for i in lo..hi {
+                    for t in 0..adds(i) {
+                        // SAFETY: every key is below 8, the accumulator's size.
+                        unsafe { w.add_unchecked((i + 3 * (t / 2)) % 8, t as f64) };
+                    }
+                    w.sort();
+                    let begin = l.len();
+                    l.append_coords(w.keys());
+                    v.extend(w.values());
+                    if l.len() > begin {
+                        l.append_edges(i - lo, begin, l.len());
+                    }
+                    w.clear();
+                }
+                l.append_finalize(hi - lo)
+            }
+        };
+    }
+
+    /// The adds of row `i` of [`accumulating_loop`].
+    fn adds(i: usize) -> usize {
+        2 * (i % 4) + i % 3
+    }
+
+    /// Assembles `rows` rows of [`accumulating_loop`] in one phase, row `i`'s bound
+    /// `row_adds(i)`, on a pool of `threads` threads, in chunks of `min` rows where given.
+    fn assemble_accumulated(
+        rows: usize,
+        (threads, min): (usize, Option<usize>),
+        row_adds: impl Fn(usize) -> usize + Sync + Send,
+    ) -> Result<(Compressed<u32>, Vec<f64>), Error> {
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![])?;
+        let mut vals = vec![9.0; 3];
+        let go = || {
+            with_split(min, || {
+                append_bounded_accumulated(
+                    &mut level,
+                    &mut vals,
+                    (rows, rows * 2, 8),
+                    row_adds,
+                    accumulating_loop!(),
+                    accumulating_loop!(),
+                )
+            })
+        };
+        on_pool(threads, go)?;
+        Ok((level, vals))
+    }
+
+    #[test]
+    fn rows_bounded_by_their_adds_give_the_serial_assembly() {
+        for rows in [0, 1, 7, 40, 3 * CHUNK_ENTRIES / 4] {
+            // The serial loop, as the two phases run it on one task.
+            let (want, want_vals) =
+                assemble_accumulated(rows, (1, Some(usize::MAX)), |_| usize::MAX).unwrap();
+            assert!(rows < 7 || want.crd().len() > rows, "{rows}");
+            for split in [
+                (1, Some(1)),
+                (2, Some(1)),
+                (3, Some(2)),
+                (2, None),
+                (3, None),
+            ] {
+                // Exact adds, and adds past the accumulator's size (capped at it).
+                for bound in [adds as fn(usize) -> usize, |i| adds(i) + 10] {
+                    let (level, got) = assemble_accumulated(rows, split, bound).unwrap();
+                    assert_eq!(
+                        (level.pos(), level.crd()),
+                        (want.pos(), want.crd()),
+                        "{rows} {split:?}"
+                    );
+                    assert_eq!(got, want_vals, "{rows} {split:?}");
+                }
+            }
+            // Bounds one short of each row's entries (its distinct keys, `(i + 3u) % 8` for
+            // `u` in `0..ceil(adds(i) / 2)`, 3 and 8 coprime): in all, fewer than the
+            // entries, so some chunk's exceed its window, an error on any split.
+            if rows >= 7 {
+                let short = |i: usize| adds(i).div_ceil(2).saturating_sub(1);
+                for split in [(1, Some(1)), (2, Some(3)), (2, None)] {
+                    assert!(
+                        assemble_accumulated(rows, split, short).is_err(),
+                        "{split:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn row_bounds_sum_saturating() {
+        assert_eq!(row_ends(0, &|_| 1).unwrap(), [0]);
+        assert_eq!(row_ends(4, &|i| i).unwrap(), [0, 0, 1, 3, 6]);
+        let big = row_ends(3, &|i| [usize::MAX - 1, 1, 5][i]).unwrap();
+        assert_eq!(big, [0, usize::MAX - 1, usize::MAX, usize::MAX]);
+        // Rows past one task's: every bound computed.
+        let n = 2 * ROW_ENDS_CHUNK + 3;
+        assert_eq!(row_ends(n, &|_| 2).unwrap()[n], 2 * n);
     }
 
     #[test]
