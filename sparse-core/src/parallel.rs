@@ -202,9 +202,12 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some(a) = body.iter().position(|s| level_call(s, init)) else {
         return body;
     };
+    // The level's reservation, as it declares it (lowering calls it where it bounds the
+    // output's entries).
+    let reserve = method(LevelFn::AppendReserve);
     let prelude = body[a + 1..]
         .iter()
-        .take_while(|s| is_reservation(s, t, level))
+        .take_while(|s| is_reservation(s, t, (level, reserve)))
         .count();
     let at = a + 1 + prelude;
     // A dense accumulator the rows share (Gustavson's SpGEMM): each task gets its own.
@@ -275,7 +278,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         let bound = match workspace {
             None => region[1..1 + prelude]
                 .iter()
-                .find_map(|s| reserved(s, level))
+                .find_map(|s| reserved(s, (level, reserve?)))
                 .and_then(|b| rows_bound(kernel, v, b))
                 .map(Bound::Rows),
             Some(_) => {
@@ -338,10 +341,10 @@ fn counted(
 }
 
 /// The bound `level.append_reserve(bound)` reserves (lowering's bound of the output's
-/// entries), if `s` is that call.
-fn reserved(s: &Stmt, level: Local) -> Option<&Expr> {
+/// entries), if `s` is that call (`reserve` the name the level declares for it).
+fn reserved<'s>(s: &'s Stmt, (level, reserve): (Local, &str)) -> Option<&'s Expr> {
     match s {
-        Stmt::Expr(Expr::Call(r, "append_reserve", args)) if is_var(r, level) => args.first(),
+        Stmt::Expr(Expr::Call(r, m, args)) if *m == reserve && is_var(r, level) => args.first(),
         _ => None,
     }
 }
@@ -536,12 +539,12 @@ fn appends_within(body: &[Stmt], t: TensorId) -> bool {
     touched
 }
 
-/// `vals.clear()`, `level.append_reserve(..)` or `reserve_values(vals, ..)` of output `t`:
-/// what precedes an assembly's loop.
-fn is_reservation(s: &Stmt, t: TensorId, level: Local) -> bool {
+/// `vals.clear()`, `level.append_reserve(..)` (`reserve`, the name the level declares for it,
+/// if it does) or `reserve_values(vals, ..)` of output `t`: what precedes an assembly's loop.
+fn is_reservation(s: &Stmt, t: TensorId, (level, reserve): (Local, Option<&str>)) -> bool {
     match s {
         Stmt::Expr(Expr::Call(r, "clear", args)) => args.is_empty() && is_vals(r, t),
-        Stmt::Expr(Expr::Call(r, "append_reserve", _)) => is_var(r, level),
+        Stmt::Expr(Expr::Call(r, m, _)) if Some(*m) == reserve => is_var(r, level),
         Stmt::Expr(Expr::Runtime("reserve_values", args)) => {
             args.first().is_some_and(|v| is_vals(v, t))
         }
