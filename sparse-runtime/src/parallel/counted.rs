@@ -823,6 +823,10 @@ where
         + Send,
 {
     let ends = row_ends(rows, &|i| row_adds(i).min(size))?;
+    // A saturated total bounds nothing (its differences would be too small).
+    if ends[rows] == usize::MAX {
+        return append_counted_accumulated(level, vals, (rows, work, size), count, fill);
+    }
     let bound = |lo: usize, hi: usize| ends[hi] - ends[lo];
     let accumulators = Pool::new(|| DenseAccumulator::new(size));
     let with_accumulator = |lo, hi, l: &mut FillRows<'_, L::Coord>, v: &mut FillValues<'_, V>| {
