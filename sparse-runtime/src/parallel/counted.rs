@@ -1619,13 +1619,20 @@ mod tests {
             let (want, want_vals) =
                 assemble_accumulated(rows, (1, Some(usize::MAX)), |_| usize::MAX).unwrap();
             assert!(rows < 7 || want.crd().len() > rows, "{rows}");
-            for split in [
-                (1, Some(1)),
-                (2, Some(1)),
-                (3, Some(2)),
-                (2, None),
-                (3, None),
-            ] {
+            // Rows split at every one or two: on the small sizes (the large one's tens of
+            // thousands of chunks took half a minute in debug builds); its own chunks there
+            // are the default split's and 4096 rows.
+            let splits: &[(usize, Option<usize>)] = match rows > 40 {
+                false => &[
+                    (1, Some(1)),
+                    (2, Some(1)),
+                    (3, Some(2)),
+                    (2, None),
+                    (3, None),
+                ],
+                true => &[(2, Some(4096)), (2, None), (3, None)],
+            };
+            for &split in splits {
                 // Exact adds, and adds past the accumulator's size (capped at it).
                 for bound in [adds as fn(usize) -> usize, |i| adds(i) + 10] {
                     let (level, got) = assemble_accumulated(rows, split, bound).unwrap();
@@ -1642,7 +1649,11 @@ mod tests {
             // entries, so some chunk's exceed its window, an error on any split.
             if rows >= 7 {
                 let short = |i: usize| adds(i).div_ceil(2).saturating_sub(1);
-                for split in [(1, Some(1)), (2, Some(3)), (2, None)] {
+                let splits: &[(usize, Option<usize>)] = match rows > 40 {
+                    false => &[(1, Some(1)), (2, Some(3)), (2, None)],
+                    true => &[(2, Some(4096)), (2, None)],
+                };
+                for &split in splits {
                     assert!(
                         assemble_accumulated(rows, split, short).is_err(),
                         "{split:?}"
