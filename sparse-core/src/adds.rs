@@ -1,23 +1,62 @@
-//! A row's adds into its dense accumulator bound the entries it appends.
+//! A row's adds into its dense accumulator, or a root position's appends, bound the entries
+//! it appends.
 //!
 //! A loop that sums each row into a dense accumulator and appends the accumulator's keys
 //! (Gustavson's SpGEMM: `c(i, j) = a(i, k) * b(k, j)` adds `a(i, k) * b(k, j)` at key `j` for
 //! every `k` of `a`'s row, then appends the keys) appends at most as many entries as the row
-//! made adds: each key was added at least once. Counting the adds needs only the row's
-//! loops: their statements with each `workspace.add_unchecked(j, v)` made `adds += 1` and
-//! everything that touches the accumulator or the output removed. What is left reads only
-//! the operands' levels, and LLVM folds an innermost loop that only counts into its trip
-//! count: for SpGEMM, the lengths of `b`'s rows that `a`'s row names, a pass over `a`'s
-//! entries instead of the products.
+//! made adds: each key was added at least once. A loop over the positions of a sparse root
+//! that appends one coordinate at a time (TTV from CSF: `a(i, j) = b(i, j, k) * c(k)` appends
+//! `j` once per `(i, j)` position of `b` that holds a product) appends at most as many
+//! entries as its appends run, counted with the conditions around them dropped.
+//!
+//! Counting either needs only the loops around the counted statements (an event): their
+//! statements with each event made `count += 1` and everything that touches the accumulator
+//! or the output removed. What is left reads only the operands' levels, and LLVM folds an
+//! innermost loop that only counts into its trip count: for SpGEMM, the lengths of `b`'s
+//! rows that `a`'s row names, a pass over `a`'s entries instead of the products; for TTV,
+//! the `(i, j)` positions below each `i`, a difference of `pos`.
 //!
 //! The parallel assembly (`crate::parallel`) turns that count into the bound its one-phase
-//! split needs ([`crate::ir::Bound::Adds`]): the runtime computes every row's bound first,
-//! in parallel, then runs the loop once, each chunk of rows writing into a window as long as
-//! its rows' bounds. Two phases (counting the distinct keys of every row with a key counter,
-//! then filling) cost the adds twice.
+//! split needs ([`crate::ir::Bound::Adds`], [`crate::ir::Bound::Appends`]): the runtime
+//! computes every row's (position's) bound first, in parallel, then runs the loop once, each
+//! chunk writing into a window as long as its bound. Two phases (counting the entries of
+//! every row, then filling) cost the loop twice.
 
 use crate::ir::{self, block_uses, Assign, Expr, Local, Stmt};
 use std::collections::HashSet;
+
+/// What a count counts, and the locals whose statements it removes.
+struct Event {
+    /// Whether `s` is one occurrence (before counting).
+    is: fn(&Stmt, Local) -> bool,
+    /// The output's level, whose calls `is` reads.
+    level: Local,
+    /// The locals a statement that touches is removed (the output's, the accumulator).
+    touched: Vec<Local>,
+    /// The local counted into.
+    counter: Local,
+}
+
+impl Event {
+    /// `counter += 1`.
+    fn counted(&self) -> Stmt {
+        Stmt::Assign(ir::var(self.counter), Assign::Add, Expr::Usize(1))
+    }
+
+    /// Whether `body` holds an occurrence (before counting) or counts one (after).
+    fn in_block(&self, body: &[Stmt]) -> bool {
+        let mut found = false;
+        ir::visit_stmts(body, &mut |s| {
+            found |= (self.is)(s, self.level) || self.counts(s);
+        });
+        found
+    }
+
+    /// Whether `s` is `counter += 1`.
+    fn counts(&self, s: &Stmt) -> bool {
+        matches!(s, Stmt::Assign(Expr::Var(l), ..) if *l == self.counter)
+    }
+}
 
 /// The statements counting the adds of one row of `row_body` (the body of a loop over the
 /// rows that sums each into [`Local::Workspace`] and appends to `level` and `vals`) into
@@ -28,65 +67,108 @@ pub fn row_adds(row_body: &[Stmt], level: Local, vals: Local) -> Option<Vec<Stmt
     if !appends_keys_only(row_body, level) {
         return None;
     }
+    let adds = Event {
+        is: |s, _| matches!(s, Stmt::Expr(Expr::Call(r, "add_unchecked", _)) if is(r, Local::Workspace)),
+        level,
+        touched: vec![level, vals, Local::Workspace],
+        counter: Local::Adds,
+    };
+    count(row_body, &adds)
+}
+
+/// The statements counting the appends to `level` of one iteration of `body` (the body of a
+/// loop over a root's positions appending to `level` and `vals`) into [`Local::Appends`],
+/// which they start at 0: a bound of the entries the iteration appends. `None` unless every
+/// coordinate is appended alone (`level.append_coord(j)`), or if a statement kept reads a
+/// local that a removed statement set, or if the iteration appends nothing.
+pub fn position_appends(body: &[Stmt], level: Local, vals: Local) -> Option<Vec<Stmt>> {
+    let alone = !ir::any_expr(body, &mut |e| match e {
+        Expr::Call(r, m, _) if is(r, level) => {
+            !matches!(*m, "len" | "append_coord" | "append_edges")
+        }
+        _ => false,
+    });
+    let appends = Event {
+        is: |s, level| matches!(s, Stmt::Expr(Expr::Call(r, "append_coord", _)) if is(r, level)),
+        level,
+        touched: vec![level, vals],
+        counter: Local::Appends,
+    };
+    alone.then(|| count(body, &appends))?
+}
+
+/// `body`'s statements counting `event`, from 0 (see [`count_block`]); `None` if a kept
+/// statement reads a local a removed one set, or nothing is counted.
+fn count(body: &[Stmt], event: &Event) -> Option<Vec<Stmt>> {
     let mut removed = HashSet::new();
-    let counted = count_block(row_body, &[level, vals, Local::Workspace], &mut removed)?;
+    let counted = count_block(body, event, &mut removed)?;
     let mut reads_removed = false;
     ir::visit_stmts(&counted, &mut |s| {
         ir::shallow_reads(s, &mut |l| reads_removed |= removed.contains(&l));
     });
-    if reads_removed || !adds(&counted) {
+    if reads_removed || !event.in_block(&counted) {
         return None;
     }
-    // What is left of the row's loops binds coordinates the count no longer reads.
-    let start = Stmt::Let(Local::Adds, true, Expr::Usize(0));
+    // What is left of the loops binds coordinates the count no longer reads.
+    let start = Stmt::Let(event.counter, true, Expr::Usize(0));
     Some(ir::prune_unused_lets(
         [start].into_iter().chain(counted).collect(),
     ))
 }
 
-/// `body` with each add into the accumulator made `adds += 1`, every other statement that
-/// touches `touched` removed, and every compound statement left without an add removed
-/// (the locals removed statements bind or assign go into `removed`); `None` if a statement
-/// the count needs cannot be kept (a loop whose bounds read the accumulator or the output,
-/// or a nested parallel statement).
-fn count_block(
-    body: &[Stmt],
-    touched: &[Local],
-    removed: &mut HashSet<Local>,
-) -> Option<Vec<Stmt>> {
+/// `body` with each event made `count += 1`, every other statement that touches
+/// `event.touched` removed, and every compound statement left without an event removed (the
+/// locals removed statements bind or assign go into `removed`); `None` if a statement the
+/// count needs cannot be kept (a loop whose bounds read the accumulator or the output, or
+/// a nested parallel statement). A condition that reads what was removed, around branches
+/// that only count, is dropped: counting them always only loosens the bound (`if some {
+/// append }` after a sum the count no longer computes).
+fn count_block(body: &[Stmt], event: &Event, removed: &mut HashSet<Local>) -> Option<Vec<Stmt>> {
     let mut out = Vec::new();
     for s in body {
-        let touches = |e: &Expr| touched.iter().any(|&l| ir::expr_uses(e, l));
+        let touches = |e: &Expr| event.touched.iter().any(|&l| ir::expr_uses(e, l));
         let kept = match s {
-            Stmt::Expr(Expr::Call(r, "add_unchecked", _)) if is(r, Local::Workspace) => Some(
-                Stmt::Assign(ir::var(Local::Adds), Assign::Add, Expr::Usize(1)),
-            ),
+            s if (event.is)(s, event.level) => Some(event.counted()),
             Stmt::For(l, lo, hi, b) if !touches(lo) && !touches(hi) => {
-                let b = count_block(b, touched, removed)?;
-                adds(&b).then(|| Stmt::For(*l, lo.clone(), hi.clone(), b))
+                let b = count_block(b, event, removed)?;
+                event
+                    .in_block(&b)
+                    .then(|| Stmt::For(*l, lo.clone(), hi.clone(), b))
             }
             Stmt::While(c, b) if !touches(c) => {
-                let b = count_block(b, touched, removed)?;
-                adds(&b).then(|| Stmt::While(c.clone(), b))
+                let b = count_block(b, event, removed)?;
+                event.in_block(&b).then(|| Stmt::While(c.clone(), b))
             }
-            Stmt::If(c, t, e) if !touches(c) => {
+            Stmt::If(c, t, e) => {
                 let (t, e) = (
-                    count_block(t, touched, removed)?,
-                    count_block(e, touched, removed)?,
+                    count_block(t, event, removed)?,
+                    count_block(e, event, removed)?,
                 );
-                (adds(&t) || adds(&e)).then(|| Stmt::If(c.clone(), t, e))
+                let only_counts = t.iter().chain(&e).all(|s| event.counts(s));
+                let unknown = touches(c) || removed.iter().any(|&l| ir::expr_uses(c, l));
+                match (event.in_block(&t) || event.in_block(&e), unknown) {
+                    (false, _) => None,
+                    (true, true) if only_counts => {
+                        out.extend(t.into_iter().chain(e));
+                        continue;
+                    }
+                    // A condition on the accumulator or the output around an event.
+                    (true, true) if touches(c) => return None,
+                    (true, _) => Some(Stmt::If(c.clone(), t, e)),
+                }
             }
             Stmt::Block(n, b) => {
-                let b = count_block(b, touched, removed)?;
-                adds(&b).then_some(Stmt::Block(*n, b))
+                let b = count_block(b, event, removed)?;
+                event.in_block(&b).then_some(Stmt::Block(*n, b))
             }
             Stmt::Rows(..) | Stmt::Fold(..) => return None,
-            // A compound statement whose header reads the accumulator or the output holds
-            // no add the count could keep without it.
-            Stmt::For(..) | Stmt::While(..) | Stmt::If(..) if adds(std::slice::from_ref(s)) => {
+            // A loop whose header reads the accumulator or the output holds no event the
+            // count could keep without it.
+            Stmt::For(..) | Stmt::While(..) if event.in_block(std::slice::from_ref(s)) => {
                 return None;
             }
-            s if touched
+            s if event
+                .touched
                 .iter()
                 .any(|&l| block_uses(std::slice::from_ref(s), l)) =>
             {
@@ -100,17 +182,6 @@ fn count_block(
         }
     }
     Some(out)
-}
-
-/// Whether `body` adds into the accumulator anywhere (before counting) or counts an add
-/// (after).
-fn adds(body: &[Stmt]) -> bool {
-    let mut found = false;
-    ir::visit_stmts(body, &mut |s| {
-        found |= matches!(s, Stmt::Expr(Expr::Call(r, "add_unchecked", _)) if is(r, Local::Workspace))
-            || matches!(s, Stmt::Assign(Expr::Var(Local::Adds), ..));
-    });
-    found
 }
 
 /// Whether every coordinate `row_body` appends to `level` is a key of the accumulator: its
@@ -156,7 +227,12 @@ mod tests {
     /// `let (p, end) = level.pos_bounds_unchecked(parent); for p in p..end { body }`, as
     /// access `a` iterates a level.
     fn positions(a: usize, level: Local, parent: Expr, body: Vec<Stmt>) -> Vec<Stmt> {
-        let (p, end) = (Local::Pos(a, 1), Local::End(a, 1));
+        positions_of(a, 1, level, parent, body)
+    }
+
+    /// [`positions`] of level `k` of access `a`.
+    fn positions_of(a: usize, k: usize, level: Local, parent: Expr, body: Vec<Stmt>) -> Vec<Stmt> {
+        let (p, end) = (Local::Pos(a, k), Local::End(a, k));
         let bounds = call(var(level), "pos_bounds_unchecked", vec![parent]);
         vec![
             Stmt::LetPair(Some(p), Some(end), false, bounds),
@@ -205,17 +281,23 @@ mod tests {
             Stmt::Expr(call(var(C), "append_coords", vec![keys])),
             Stmt::Expr(call(var(VALS), "extend", vec![values])),
             Stmt::Let(end, false, call(var(C), "len", vec![])),
-            Stmt::If(
-                ir::bin(ir::Op::Gt, var(end), var(begin)),
-                vec![Stmt::Expr(call(
-                    var(C),
-                    "append_edges",
-                    vec![var(Local::Index(0)), var(begin), var(end)],
-                ))],
-                vec![],
-            ),
+            record_segment(),
             Stmt::Expr(call(var(Local::Workspace), "clear", vec![])),
         ]
+    }
+
+    /// `if end > begin { c.append_edges(i, begin, end) }`: row `i`'s segment recorded.
+    fn record_segment() -> Stmt {
+        let (begin, end) = (Local::SegBegin(0, 1), Local::SegEnd(0, 1));
+        Stmt::If(
+            ir::bin(ir::Op::Gt, var(end), var(begin)),
+            vec![Stmt::Expr(call(
+                var(C),
+                "append_edges",
+                vec![var(Local::Index(0)), var(begin), var(end)],
+            ))],
+            vec![],
+        )
     }
 
     #[test]
@@ -285,5 +367,111 @@ mod tests {
         assert!(row_adds(&body, C, VALS).is_none());
         // A row that adds nothing.
         assert!(row_adds(&copy_keys(), C, VALS).is_none());
+    }
+
+    /// One position of TTV's loop over a CSF root (`b` access 1, levels `A` and `B`):
+    /// for each `(i, j)` position a sum over `k` into `t` with a flag `some`, then the entry
+    /// appended if some product was summed, then the row's segment. `guarded` is what the
+    /// flag guards.
+    fn ttv_position(guarded: Vec<Stmt>) -> Vec<Stmt> {
+        let (t, some) = (Local::Temp(0), Local::TempSome(0));
+        let (begin, end) = (Local::SegBegin(0, 1), Local::SegEnd(0, 1));
+        let sum = vec![
+            Stmt::Let(
+                Local::Index(2),
+                false,
+                call(var(B), "pos_access_unchecked", vec![var(Local::Pos(1, 2))]),
+            ),
+            Stmt::Assign(var(t), Assign::Add, Expr::Usize(1)),
+            Stmt::Assign(var(some), Assign::Set, Expr::Bool(true)),
+        ];
+        let fiber = [
+            Stmt::Let(
+                Local::Index(1),
+                false,
+                call(var(A), "pos_access_unchecked", vec![var(Local::Pos(1, 1))]),
+            ),
+            Stmt::Let(t, true, Expr::Usize(0)),
+            Stmt::Let(some, true, Expr::Bool(false)),
+        ]
+        .into_iter()
+        .chain(positions_of(1, 2, B, var(Local::Pos(1, 1)), sum))
+        .chain([Stmt::If(var(some), guarded, vec![])])
+        .collect();
+        [Stmt::Let(begin, false, call(var(C), "len", vec![]))]
+            .into_iter()
+            .chain(positions_of(1, 1, A, var(Local::Pos(1, 0)), fiber))
+            .chain([
+                Stmt::Let(end, false, call(var(C), "len", vec![])),
+                record_segment(),
+            ])
+            .collect()
+    }
+
+    /// `c.append_coord(j); vals.push(t)`.
+    fn append_entry() -> Vec<Stmt> {
+        vec![
+            Stmt::Expr(call(var(C), "append_coord", vec![var(Local::Index(1))])),
+            Stmt::Expr(call(var(VALS), "push", vec![var(Local::Temp(0))])),
+        ]
+    }
+
+    #[test]
+    fn a_ttv_position_counts_its_fibers() {
+        let counted = position_appends(&ttv_position(append_entry()), C, VALS).expect("a bound");
+        // `let mut appends = 0; let (p, end) = a.pos_bounds(..); for p in p..end { appends += 1 }`:
+        // the flag's condition dropped, the sum and everything of the output gone.
+        assert!(matches!(
+            &counted[0],
+            Stmt::Let(Local::Appends, true, Expr::Usize(0))
+        ));
+        let mut loops = 0;
+        ir::visit_stmts(&counted, &mut |s| {
+            loops += usize::from(matches!(s, Stmt::For(..)))
+        });
+        assert_eq!((counted.len(), loops), (3, 1), "{counted:?}");
+        match &counted[2] {
+            Stmt::For(_, _, _, b) => assert!(matches!(
+                &b[..],
+                [Stmt::Assign(
+                    Expr::Var(Local::Appends),
+                    Assign::Add,
+                    Expr::Usize(1)
+                )]
+            )),
+            s => panic!("{s:?}"),
+        }
+        for gone in [
+            C,
+            VALS,
+            B,
+            Local::Temp(0),
+            Local::TempSome(0),
+            Local::Index(1),
+        ] {
+            assert!(!block_uses(&counted, gone), "{gone:?}");
+        }
+    }
+
+    #[test]
+    fn a_condition_around_more_than_counts_is_kept_or_refused() {
+        // The flag guards the append and an assignment the count would keep: the condition
+        // cannot be dropped, and it reads what the removed sum set.
+        let mut guarded = append_entry();
+        guarded.push(Stmt::Assign(
+            var(Local::Flag(0)),
+            Assign::Set,
+            Expr::Bool(true),
+        ));
+        assert!(position_appends(&ttv_position(guarded), C, VALS).is_none());
+        // Coordinates appended more than one at a time.
+        let many = vec![Stmt::Expr(call(
+            var(C),
+            "append_coords",
+            vec![call(var(A), "coords", vec![])],
+        ))];
+        assert!(position_appends(&ttv_position(many), C, VALS).is_none());
+        // No append at all.
+        assert!(position_appends(&ttv_position(vec![]), C, VALS).is_none());
     }
 }

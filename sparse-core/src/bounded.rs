@@ -63,7 +63,12 @@ fn stmt(bounded: &Declares, s: Stmt) -> Stmt {
         Stmt::Rows(t, split, b) => {
             let b = block(bounded, b);
             let b = match split {
-                Split::Counted { level, .. } => task_entries(bounded, level, Local::Vals(t), b),
+                Split::Counted { level, .. }
+                | Split::Appended {
+                    level,
+                    bound: Some(_),
+                    ..
+                } => task_entries(bounded, level, Local::Vals(t), b),
                 _ => b,
             };
             Stmt::Rows(t, split, b)
@@ -202,7 +207,8 @@ fn entries(
     })
 }
 
-/// A task of rows assembled in parallel ([`Split::Counted`]) with one writer for its level
+/// A task of rows assembled in parallel into windows ([`Split::Counted`], or
+/// [`Split::Appended`] with a bound) with one writer for its level
 /// `l` and values `v`, where [`entries`]' conditions hold in the task: after its
 /// `l.append_init(..)`, `let mut l = l.append_entries(v);` and the pairs made
 /// `l.append_entry(j, e)`. The runtime's stand-ins for the level and values (counting them,

@@ -1046,11 +1046,44 @@ impl Emitter<'_> {
             // splits them) assembling a sparse output, each into a level and values of its own
             // (the closure's, shadowing the output's), concatenated by the runtime in row
             // order.
+            // Chunks of positions where the loop bounds each position's entries: each writes
+            // into a window as long as its positions' bounds, and the runtime places the
+            // chunks in order (counting first only where the windows' total does not fit the
+            // index type). SAFETY of the bound closure's unchecked level reads, as of the
+            // tasks': the runtime calls it only with positions in `first..end`, the loop's.
+            Split::Appended {
+                rows,
+                level,
+                root: (root, first, end),
+                bound: Some(Bound::Appends(p, appends)),
+                ..
+            } => {
+                let (rows, level) = (e(rows), self.local(*level));
+                let (first, end, root) = (e(first), e(end), self.local(*root));
+                let (p, sum, appends) = (
+                    self.local(*p),
+                    self.local(Local::Appends),
+                    self.block(appends),
+                );
+                let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
+                quote! {
+                    ::sparse_runtime::__private::parallel_append_positions_bounded(
+                        #level,
+                        #vals,
+                        #rows,
+                        (#first, #end),
+                        |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                        |#p: usize| -> usize { #appends #sum },
+                        #task,
+                    )?;
+                }
+            }
             Split::Appended {
                 rows,
                 level,
                 root: (root, first, end),
                 work,
+                ..
             } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
                 let (first, end, root) = (e(first), e(end), self.local(*root));

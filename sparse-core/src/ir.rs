@@ -114,6 +114,9 @@ pub enum Local {
     /// The adds of one row into its dense accumulator, counted as a bound of the row's
     /// entries ([`Bound::Adds`], `crate::adds`).
     Adds,
+    /// The appends of one position of a root, counted as a bound of the entries it appends
+    /// ([`Bound::Appends`], `crate::adds`).
+    Appends,
 }
 
 /// Operators of index and value arithmetic.
@@ -353,7 +356,9 @@ pub enum Split {
     /// The rows `0..rows` of a loop over the positions of a root that append-assembles a
     /// sparse output whose first level is dense: each task assembles its rows into a `level`
     /// and values of its own (parent positions from 0), which the runtime concatenates in row
-    /// order.
+    /// order; or, where the loop bounds each position's entries, the tasks are chunks of
+    /// positions that write into windows of the output as long as their bound, placed in
+    /// order (`sparse_runtime::parallel::append_positions_bounded`).
     Appended {
         /// The number of the output's rows.
         rows: Expr,
@@ -365,6 +370,8 @@ pub enum Split {
         /// An estimate of the loop's work (the entries of the inputs it reads), to size the
         /// tasks.
         work: Expr,
+        /// A bound of each position's entries ([`Bound::Appends`]), if the loop gives one.
+        bound: Option<Bound>,
     },
     /// The rows `0..rows` of a loop that append-assembles a sparse output whose first level
     /// is dense, in two phases: the tasks run the loop once to count each row's entries and,
@@ -387,7 +394,8 @@ pub enum Split {
     },
 }
 
-/// A bound of the entries the rows of a [`Split::Counted`] loop append.
+/// A bound of the entries the rows of a [`Split::Counted`] loop, or the positions of a
+/// [`Split::Appended`] one, append.
 #[derive(Clone, Debug)]
 pub enum Bound {
     /// Of the rows [`Local::RowLo`]`..`[`Local::RowHi`]: their operands' entries (a sum's).
@@ -397,6 +405,9 @@ pub enum Bound {
     /// added at least once; `crate::adds`). The runtime also caps it at the accumulator's
     /// size.
     Adds(Local, Vec<Stmt>),
+    /// Of position `.0` of the root (the loop's variable): the value of [`Local::Appends`]
+    /// after `.1`, the position's loops counting its appends (`crate::adds`).
+    Appends(Local, Vec<Stmt>),
 }
 
 impl Bound {
@@ -404,7 +415,7 @@ impl Bound {
     fn exprs(&self) -> Vec<&Expr> {
         match self {
             Bound::Rows(e) => vec![e],
-            Bound::Adds(..) => vec![],
+            Bound::Adds(..) | Bound::Appends(..) => vec![],
         }
     }
 
@@ -412,7 +423,7 @@ impl Bound {
     fn visit(&self, f: &mut impl FnMut(Local)) {
         match self {
             Bound::Rows(e) => visit_expr(e, f),
-            Bound::Adds(row, body) => {
+            Bound::Adds(row, body) | Bound::Appends(row, body) => {
                 f(*row);
                 visit_locals(body, f);
             }
@@ -424,6 +435,7 @@ impl Bound {
         match self {
             Bound::Rows(e) => Bound::Rows(g(e)),
             Bound::Adds(row, body) => Bound::Adds(row, map_exprs(body, &mut |e| g(e))),
+            Bound::Appends(p, body) => Bound::Appends(p, map_exprs(body, &mut |e| g(e))),
         }
     }
 }
@@ -450,8 +462,12 @@ impl Split {
                 rows,
                 root: (_, lo, hi),
                 work,
+                bound,
                 ..
-            } => vec![rows, lo, hi, work],
+            } => [rows, lo, hi, work]
+                .into_iter()
+                .chain(bound.iter().flat_map(Bound::exprs))
+                .collect(),
         }
     }
 
@@ -472,6 +488,10 @@ impl Split {
         }
         if let Split::Counted {
             bound: Some(b @ Bound::Adds(..)),
+            ..
+        }
+        | Split::Appended {
+            bound: Some(b @ Bound::Appends(..)),
             ..
         } = self
         {
@@ -504,11 +524,13 @@ impl Split {
                 level,
                 root,
                 work,
+                bound,
             } => Split::Appended {
                 rows: g(rows),
                 level,
                 root: (root.0, g(root.1), g(root.2)),
                 work: g(work),
+                bound: bound.map(|b| b.map(&mut g)),
             },
             Split::Counted {
                 rows,
@@ -759,6 +781,27 @@ impl Printer<'_, '_> {
                         writeln!(
                             self.f,
                             "{pad}parallel rows 0..{rows} by values of {level} {{"
+                        )?;
+                    }
+                    // Each position's bound first, as the closure the runtime calls per position.
+                    Split::Appended {
+                        rows,
+                        level,
+                        root: (r, lo, hi),
+                        bound: Some(Bound::Appends(p, appends)),
+                        ..
+                    } => {
+                        let (p, sum) = (self.name(Some(p)), self.name(Some(&Local::Appends)));
+                        writeln!(
+                            self.f,
+                            "{pad}entries of position {p} at most {sum} after {{"
+                        )?;
+                        self.block(appends, depth + 1)?;
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        let (lo, hi, r) = (self.expr(lo), self.expr(hi), self.name(Some(r)));
+                        writeln!(
+                            self.f,
+                            "{pad}}}: parallel rows 0..{rows} by positions {lo}..{hi} of {r} filling {level} in windows of those {{"
                         )?;
                     }
                     Split::Appended {

@@ -116,6 +116,7 @@ fn preferred(kernel: &Kernel, labels: &[String], local: Local) -> String {
         Local::LaneSums(n) => format!("lane_sums{n}"),
         Local::Partial => "partial".into(),
         Local::Adds => "adds".into(),
+        Local::Appends => "appends".into(),
         Local::ChunkLo => "chunk_lo".into(),
         Local::FoldStart => "fold_start".into(),
         Local::FoldTotal => "fold_total".into(),

@@ -73,12 +73,18 @@
 //! `parallel_append_bounded_accumulated` sums every row's bound first (in parallel, a pass
 //! over the outer operand's entries), then runs the loop once in the same chunks.
 //!
-//! A loop over the positions of a root (TTV on a `Csf3`) is assembled apart instead
-//! ([`Split::Appended`]): each task appends its rows, as parents from 0, to a level and
-//! values of its own, and the runtime concatenates them in row order, shifting each task's
-//! `pos` by the entries before it. Each entry is written twice (into the task's arrays, then
-//! into place), so only a loop that computes its entries by a sum below the output's last
-//! level is split this way.
+//! A loop over the positions of a root (TTV on a `Csf3`) is split by positions instead
+//! ([`Split::Appended`]), and only a loop that computes its entries by a sum below the
+//! output's last level. Where a position's appends can be counted from the loop
+//! (`adds::position_appends`: for TTV, the `(i, j)` positions below `i`), the split carries
+//! the position's loops counting them ([`Bound::Appends`]) and sits in the `then` branch of
+//! `parallel_splits_positions`, the serial assembly in the `else`: the runtime's
+//! `parallel_append_positions_bounded` computes every position's bound, then runs the loop
+//! once in chunks of positions placed in order, as `parallel_append_bounded` places chunks
+//! of rows. Otherwise each task appends its rows, as parents from 0, to a level and values
+//! of its own, and the runtime concatenates them in row order, shifting each task's `pos`
+//! by the entries before it (each entry written twice: into the task's arrays, then into
+//! place).
 
 use crate::adds;
 use crate::ir::{self, Bound, Expr, Local, Op, Split, Stmt};
@@ -268,7 +274,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     if workspace.is_some() && !unused_after(&body[loop_at + 2..], Local::Workspace) {
         return body;
     }
-    let region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
+    let mut region: Vec<Stmt> = body.drain(a..loop_at + 2).collect();
     let names = AppendNames {
         init,
         finalize,
@@ -293,6 +299,29 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some(root) = root else {
         unreachable!("a loop over the rows is counted above")
     };
+    // Where each position's appends bound its entries, chunks of positions write into
+    // windows of the output, placed in order; the serial assembly stays where the runtime
+    // does not split (one thread, few positions).
+    if let Some(appends) = adds::position_appends(&loop_body, level, Local::Vals(t)) {
+        let task = append_task(&names, level, v, &[], var, loop_body, true);
+        let work = work_of(kernel, t, &task);
+        let splits = Expr::Runtime(
+            "parallel_splits_positions",
+            vec![root.1.clone(), root.2.clone(), work.clone()],
+        );
+        let split = Split::Appended {
+            rows: ir::var(Local::Dim(v)),
+            level,
+            root,
+            work,
+            bound: Some(Bound::Appends(var, appends)),
+        };
+        // The bounds of the root level go before the choice (the tasks read them).
+        let bounds: Vec<Stmt> = region.drain(1 + prelude..loop_at - a).collect();
+        let choice = Stmt::If(splits, vec![Stmt::Rows(t, split, task)], region);
+        body.splice(a..a, bounds.into_iter().chain([choice]));
+        return body;
+    }
     let task = append_task(
         &names,
         level,
@@ -309,6 +338,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         level,
         root,
         work,
+        bound: None,
     };
     // The bounds of a root level stay before the loop (its tasks read them).
     let bounds = region.into_iter().skip(1 + prelude).take(loop_at - at);

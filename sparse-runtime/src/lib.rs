@@ -456,6 +456,7 @@ pub mod __private {
     pub use crate::parallel::append_counted as parallel_append_counted;
     pub use crate::parallel::append_counted_accumulated as parallel_append_counted_accumulated;
     pub use crate::parallel::append_positions as parallel_append_positions;
+    pub use crate::parallel::append_positions_bounded as parallel_append_positions_bounded;
     pub use crate::parallel::fold as parallel_fold;
     pub use crate::parallel::fold_chunks as parallel_fold_chunks;
     pub use crate::parallel::fold_splits as parallel_fold_splits;
@@ -463,6 +464,7 @@ pub mod __private {
     pub use crate::parallel::rows as parallel_rows;
     pub use crate::parallel::segments as parallel_segments;
     pub use crate::parallel::splits_counted as parallel_splits_counted;
+    pub use crate::parallel::splits_positions as parallel_splits_positions;
     pub use crate::reorder::Reordered;
     pub use crate::room::bounded_values;
     pub use crate::update::Update;

@@ -33,7 +33,8 @@ mod counted;
 #[doc(hidden)]
 pub use counted::{
     append_bounded, append_bounded_accumulated, append_counted, append_counted_accumulated,
-    CountEntries, CountRows, Discard, FillEntries, FillRows, FillValues, KeyCounter,
+    append_positions_bounded, CountEntries, CountRows, Discard, FillEntries, FillRows, FillValues,
+    KeyCounter,
 };
 
 /// The fewest output components a parallel task computes: below that, a task's work is
@@ -424,6 +425,14 @@ pub fn splits_counted(rows: usize, work: usize) -> bool {
     }
 }
 
+/// Whether [`append_positions_bounded`] splits the positions `lo..hi` of a loop that reads
+/// `work` entries here: as [`splits_counted`] splits rows (a position is a row of the
+/// output). Otherwise the serial assembly runs.
+#[doc(hidden)]
+pub fn splits_positions(lo: usize, hi: usize, work: usize) -> bool {
+    splits_counted(hi.saturating_sub(lo), work)
+}
+
 /// The rows of one task of [`append_counted`]'s first phase: [`with_min_rows`]'s where set;
 /// else enough for about 4 * 4096 entries read, and at most 32 tasks per thread (a task is
 /// a call and a few checks: nothing is allocated per task).
@@ -640,7 +649,6 @@ fn split_rows(
 /// positions. `row_of` is read only in `at - 1..hi`; along an ordered level's positions the
 /// coordinates never decrease, so the run of `row_of(at - 1)` ends at the first position
 /// whose coordinate is greater (a binary search).
-#[cfg(feature = "parallel")]
 fn run_start(at: usize, hi: usize, row_of: &impl Fn(usize) -> usize) -> usize {
     if at >= hi {
         return hi;

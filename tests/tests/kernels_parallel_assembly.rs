@@ -2,8 +2,8 @@
 //! each entry takes a loop to compute (a sum below the output's last level: TTV, SDDMM,
 //! inner products), are assembled in parallel: over the rows in two phases
 //! (`parallel_append_counted`: the sums are dead code in the counting phase), over a root's
-//! positions (TTV on a `Csf3`) apart (`parallel_append_positions`: each task assembles its
-//! rows into a level and values of its own, which the runtime concatenates in row order).
+//! positions (TTV on a `Csf3`) in chunks of positions, each bounded by its `(i, j)`
+//! positions and placed in order (`parallel_append_positions_bounded`).
 //! Split at every row (or root position), at every few, and by default, the output equals
 //! the serial kernel's (pattern and values bit for bit) and passes validation, on operands
 //! with empty rows and empty operands.

@@ -197,6 +197,63 @@ fn row_product(g: &mut Gen) -> Expr {
     Expr::bin(Op::Mul, a, b)
 }
 
+/// In a row-bounded kernel: probability that it is instead a sum over the last mode of a
+/// 3-tensor whose first level is sparse, `b(i, j, k) * x(k)` (TTV): its loop runs over `b`'s
+/// root positions, each bounding its entries by the appends it runs (the `(i, j)` positions
+/// below it), so a `Csr` output is assembled in chunks of positions in one phase
+/// (`parallel_append_positions_bounded`).
+pub const P_ROW_ROOT: f64 = 0.3;
+
+/// The 3-tensor formats of [`P_ROW_ROOT`]'s kernels: a sparse first level, unique (`Csf3`,
+/// explicit levels) or not (`Coo3`, whose root runs the chunks must not split).
+fn root_format(g: &mut Gen) -> Format {
+    use crate::format::Kind::{Compressed, Dense};
+    match g.rng.weighted(&[3, 2, 3]) {
+        0 => g.alias("Csf3"),
+        1 => g.alias("Coo3"),
+        _ => {
+            let rest = [
+                [Compressed, Compressed],
+                [Dense, Compressed],
+                [Compressed, Dense],
+            ];
+            let [b, c] = *g.rng.pick(&rest);
+            Format::explicit(&mut g.rng, vec![Compressed, b, c], vec![0, 1, 2])
+        }
+    }
+}
+
+/// A kernel of [`P_ROW_ROOT`]: `c(i, j) = b(i, j, k) * x(k)` (sometimes decorated), `b` of a
+/// [`root_format`], `x` dense or sparse, into a `Csr` output four times in five (else `Csc`,
+/// whose rows are not `b`'s root).
+fn row_root(seed: u64, mut g: Gen) -> Kernel {
+    let b = g.new_acc(&[0, 1, 2]);
+    let x = g.new_acc(&[2]);
+    let mut e = Expr::bin(Op::Mul, b, x);
+    if g.rng.chance(0.2) {
+        e = g.decorate(e);
+    }
+    let mut k = g.finish(seed, "row_root", Some(2), e);
+    let layout = ["Csr", "Csc"][g.rng.weighted(&[4, 1])];
+    for p in 0..k.params.len() {
+        let order = k.params[p].format().map(Format::order);
+        match (&k.params[p].kind, order) {
+            (ParamKind::Output(_), Some(2)) => {
+                k.params[p].kind = ParamKind::Output(g.alias(layout))
+            }
+            (ParamKind::Input(_), Some(3)) => {
+                k.params[p].kind = ParamKind::Input(root_format(&mut g))
+            }
+            _ => {}
+        }
+    }
+    k.accumulate = g.rng.chance(P_SPARSE_ACCUMULATE);
+    k.subtract = k.accumulate && g.rng.chance(P_SUBTRACT);
+    k.term_by_term = g.rng.chance(P_TERM_BY_TERM);
+    crate::windows::draw(&mut k);
+    k
+}
+
 /// A kernel of [`P_ROW_BOUNDED`]: 2 to 4 matrices accessed `(i, j)` or `(j, i)` joined by
 /// `+`, `-`, `*`, or a product over a shared index ([`P_ROW_PRODUCT`]) alone or with one
 /// matrix added or subtracted (either sometimes decorated: scalars, literals, more terms),
@@ -205,6 +262,9 @@ fn row_product(g: &mut Gen) -> Expr {
 fn row_bounded(seed: u64, rng: Rng) -> Kernel {
     let mut g = Gen::new(rng);
     g.vt = [ValTy::F64, ValTy::F32, ValTy::I64][g.rng.weighted(&[6, 2, 2])];
+    if g.rng.chance(P_ROW_ROOT) {
+        return row_root(seed, g);
+    }
     let product = g.rng.chance(P_ROW_PRODUCT);
     let mut e = match product {
         true => row_product(&mut g),

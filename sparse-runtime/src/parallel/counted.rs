@@ -282,6 +282,9 @@ enum Ends<'a, I> {
     /// As the first phase counted them, from the end of the row before the task's first
     /// (`row_hi - row_lo + 1` of the output's `pos`): each segment must match.
     Counted(&'a [I]),
+    /// Not recorded: the task's entries are only counted (into an empty window), to size
+    /// its window (`append_positions_bounded`, where the bounds' total does not fit).
+    Counting,
     /// To be recorded: the end of each of the task's rows, from the window's start
     /// (`row_hi - row_lo` places of the output's `pos`, after the row before the task's
     /// first), those below `next` recorded so far.
@@ -365,6 +368,11 @@ impl<'a, I: Index> FillRows<'a, I> {
                     self.edges.misuse = true;
                 }
             }
+            Ends::Counting => {
+                if n.is_none() {
+                    self.edges.misuse = true;
+                }
+            }
             Ends::Recorded { ends, next } => {
                 // The rows skipped since the last segment are empty: they end where it did
                 // (`begin`, as segments are contiguous). Ends past the window are not
@@ -435,6 +443,7 @@ impl<'a, I: Index> FillRows<'a, I> {
     fn complete(&self) -> bool {
         let within = match self.ends {
             Ends::Counted(_) => self.len == self.crd.len(),
+            Ends::Counting => true,
             Ends::Recorded { .. } => self.len <= self.crd.len(),
         };
         within && self.edges.covers(self.len)
@@ -443,7 +452,7 @@ impl<'a, I: Index> FillRows<'a, I> {
     /// Whether, in one phase, every row's end was recorded (by `append_finalize`).
     fn recorded(&self) -> bool {
         match &self.ends {
-            Ends::Counted(_) => true,
+            Ends::Counted(_) | Ends::Counting => true,
             Ends::Recorded { ends, next } => *next == ends.len(),
         }
     }
@@ -840,6 +849,140 @@ where
     }
 }
 
+/// [`append_bounded`] for a loop over the positions `lo..hi` of a sparse root whose
+/// coordinates are the output's rows `0..rows` (read by `row_of`, at positions in `lo..hi`),
+/// where `bound(p)` bounds the entries position `p` appends (TTV from CSF: the `(i, j)`
+/// positions below `i`). Every position's bound is computed first (in parallel); the
+/// positions are split into chunks of about [`CHUNK_ENTRIES`] bounded entries, each starting
+/// at a run of equal coordinates and owning the rows from its first coordinate to the next
+/// chunk's (as `super::positions` splits them); the threads take the chunks in order, and
+/// `fill(row_lo, row_hi, pos_lo, pos_hi, ..)` runs each into a window as long as its bound,
+/// placed as [`append_bounded`]'s are. Should the windows' total not fit the index type, each
+/// chunk is counted first (its loop run into stand-ins that keep nothing), then filled into
+/// windows of exactly its count.
+///
+/// The output is the serial one, bit for bit (each position appends what the serial loop
+/// appends, in order). A task that appends past its window, or breaks the segments' rules,
+/// is an `Err` (only a compiler defect could cause it), never memory left unwritten.
+#[doc(hidden)]
+pub fn append_positions_bounded<L, V, R, B, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    (lo, hi): (usize, usize),
+    row_of: R,
+    bound: B,
+    fill: F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    R: Fn(usize) -> usize,
+    B: Fn(usize) -> usize + Sync,
+    F: Fn(
+            usize,
+            usize,
+            usize,
+            usize,
+            &mut FillRows<'_, L::Coord>,
+            &mut FillValues<'_, V>,
+        ) -> Result<(), Error>
+        + Sync
+        + Send,
+{
+    let n = hi.saturating_sub(lo);
+    let ends = row_ends(n, &|k| bound(lo + k))?;
+    let chunks = position_chunks(rows, (lo, hi), ends[n], &|p| ends[p - lo], &row_of);
+    let row_bounds: Vec<usize> = chunks.iter().map(|c| c.0).collect();
+    let chunk = |k: usize, l: &mut FillRows<'_, L::Coord>, v: &mut FillValues<'_, V>| {
+        let ((row_lo, pos_lo), (row_hi, pos_hi)) = (chunks[k], chunks[k + 1]);
+        fill(row_lo, row_hi, pos_lo, pos_hi, l, v)
+    };
+    // A saturated total bounds nothing (its differences would be too small).
+    let windows: Vec<usize> = match ends[n] == usize::MAX {
+        true => Vec::new(),
+        false => chunks
+            .windows(2)
+            .map(|w| ends[w[1].1 - lo] - ends[w[0].1 - lo])
+            .collect(),
+    };
+    if let Some(total) = windows_total::<L::Coord>(&windows).filter(|_| ends[n] < usize::MAX) {
+        return fill_chunks(
+            level,
+            vals,
+            (rows, total, true),
+            (&row_bounds, &windows),
+            &chunk,
+        );
+    }
+    let counts = count_chunks::<L, V, _>(chunks.len() - 1, level.size(), &chunk)?;
+    let total = windows_total::<L::Coord>(&counts);
+    let total = total.ok_or_else(|| Error::overflow::<L::Coord>(counts.iter().sum()))?;
+    fill_chunks(
+        level,
+        vals,
+        (rows, total, true),
+        (&row_bounds, &counts),
+        &chunk,
+    )
+}
+
+/// The chunks of [`append_positions_bounded`]: `(row, position)` where each starts, then
+/// `(rows, hi)`. Their positions split `lo..hi` as [`bounded_chunks`] splits rows (by
+/// `ends_at(p)`, the bounded entries of positions `lo..p`), each moved to the start of its
+/// run of equal coordinates ([`super::run_start`]); their rows are their first positions'
+/// coordinates, kept non-decreasing and at most `rows` (from 0 for the first chunk), so the
+/// chunks' rows tile `0..rows`.
+fn position_chunks(
+    rows: usize,
+    (lo, hi): (usize, usize),
+    total: usize,
+    ends_at: &impl Fn(usize) -> usize,
+    row_of: &impl Fn(usize) -> usize,
+) -> Vec<(usize, usize)> {
+    let cuts = bounded_chunks(hi - lo, total, &|k| ends_at(lo + k));
+    let mut chunks = vec![(0, lo)];
+    for &cut in &cuts[1..cuts.len() - 1] {
+        let (row_lo, pos_lo) = chunks[chunks.len() - 1];
+        let at = super::run_start(lo + cut, hi, row_of);
+        if at > pos_lo && at < hi {
+            chunks.push((row_of(at).clamp(row_lo, rows), at));
+        }
+    }
+    chunks.push((rows, hi));
+    chunks
+}
+
+/// The entries each of `chunks` chunks appends, counted by running `fill(k, ..)` into
+/// stand-ins with empty windows that record nothing (in parallel, feature `parallel`);
+/// `Err` if a chunk fails or breaks the segments' rules.
+fn count_chunks<L, V, F>(chunks: usize, size: usize, fill: &F) -> Result<Vec<usize>, Error>
+where
+    L: AppendRows,
+    V: Value,
+    F: Fn(usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error> + Sync,
+{
+    let count = |k: usize| {
+        let mut rows = FillRows::new(&mut [], Ends::Counting, size);
+        let mut values = FillValues {
+            vals: &mut [],
+            len: 0,
+        };
+        fill(k, &mut rows, &mut values)?;
+        match rows.complete() && values.len == rows.len {
+            true => Ok(rows.len),
+            false => Err(defect("counted rows")),
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..chunks).into_par_iter().map(count).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    (0..chunks).map(count).collect()
+}
+
 /// The running totals of `bound(i)` over rows `0..rows` (`rows + 1` of them, from 0), each
 /// saturating at `usize::MAX`; the rows' bounds computed in parallel (feature `parallel`).
 fn row_ends(rows: usize, bound: &(impl Fn(usize) -> usize + Sync)) -> Result<Vec<usize>, Error> {
@@ -892,19 +1035,27 @@ where
 {
     let chunks = bounded_chunks(rows, bound(0, rows), &|r| bound(0, r));
     let windows: Vec<usize> = chunks.windows(2).map(|w| bound(w[0], w[1])).collect();
-    let total = windows.iter().try_fold(0usize, |a, &b| a.checked_add(b));
-    let fitting = |&t: &usize| t <= chained::MAX_TOTAL && fits::<L::Coord>(t).is_ok();
-    let total = total.filter(fitting)?;
+    let total = windows_total::<L::Coord>(&windows)?;
+    let chunk = |k: usize, l: &mut FillRows<'_, L::Coord>, v: &mut FillValues<'_, V>| {
+        fill(chunks[k], chunks[k + 1], l, v)
+    };
     Some(fill_chunks(
         level,
         vals,
         (rows, total, prefault),
         (&chunks, &windows),
-        fill,
+        &chunk,
     ))
 }
 
-/// [`fill_bounded`] once the chunks' windows (`total` places) fit.
+/// The total of `windows`, if it fits the index type `I` (and [`chained::fill`]'s markers).
+fn windows_total<I: Index>(windows: &[usize]) -> Option<usize> {
+    let total = windows.iter().try_fold(0usize, |a, &b| a.checked_add(b));
+    total.filter(|&t| t <= chained::MAX_TOTAL && fits::<I>(t).is_ok())
+}
+
+/// [`fill_bounded`] once the chunks' windows (`total` places) fit: chunk `k` owns the rows
+/// `chunks[k]..chunks[k + 1]` and `fill(k, ..)` runs its loop.
 fn fill_chunks<L, V, F>(
     level: &mut L,
     vals: &mut Vec<V>,
@@ -915,8 +1066,7 @@ fn fill_chunks<L, V, F>(
 where
     L: AppendRows,
     V: Value,
-    F: Fn(usize, usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error>
-        + Sync,
+    F: Fn(usize, &mut FillRows<'_, L::Coord>, &mut FillValues<'_, V>) -> Result<(), Error> + Sync,
 {
     let (mut pos, mut crd) = level.take_arrays();
     pos.clear();
@@ -949,7 +1099,7 @@ where
         };
         let mut rows = FillRows::new(c, recorded, size);
         let mut values = FillValues { vals: v, len: 0 };
-        fill(chunks[k], chunks[k + 1], &mut rows, &mut values)?;
+        fill(k, &mut rows, &mut values)?;
         match rows.complete() && rows.recorded() && values.wrote(rows.len) {
             true => Ok((rows.len, ends)),
             false => Err(defect("filled rows")),
@@ -995,7 +1145,7 @@ fn workers() -> usize {
 /// The entries a chunk of [`append_bounded`] may append, at most (unless one row has more):
 /// its coordinates and values, 12 bytes an entry for `f64` and `u32`, then take under 1 MiB
 /// of scratch, which stays in a core's cache until copied into place.
-const CHUNK_ENTRIES: usize = 1 << 18;
+const CHUNK_ENTRIES: usize = 1 << 16;
 
 /// The chunk boundaries of [`append_bounded`] (`0`, the first row of each later chunk,
 /// `rows`): [`super::with_min_rows`]'s where set; else one chunk on one thread, or chunks
@@ -1339,14 +1489,23 @@ mod tests {
 
     /// The serial assembly of `rows` rows of `row(i)`.
     fn serial(rows: usize) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
+        serial_of(rows, |_| true)
+    }
+
+    /// The serial assembly of `rows` rows, row `i` holding `row(i)` where `holds(i)`, else
+    /// empty.
+    fn serial_of(rows: usize, holds: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
         let (mut pos, mut crd, mut vals) = (vec![0u32], vec![], vec![]);
-        for i in 0..rows {
+        for i in (0..rows).filter(|&i| holds(i)) {
+            // The rows skipped since the last held one end where it did.
+            pos.resize(i + 1, crd.len() as u32);
             for j in row(i) {
                 crd.push(j as u32);
                 vals.push(i as f64 + j as f64 / 10.0);
             }
             pos.push(crd.len() as u32);
         }
+        pos.resize(rows + 1, crd.len() as u32);
         (pos, crd, vals)
     }
 
@@ -1684,6 +1843,178 @@ mod tests {
                 with_min_rows(min, || assemble_bounded(40, huge, |i| row(i).len())).unwrap();
             assert_eq!((level.pos(), level.crd()), (&pos[..], &crd[..]), "{min}");
             assert_eq!(got, vals);
+        }
+    }
+
+    /// A loop over root positions `pos_lo..pos_hi` with coordinates `crd` (unique,
+    /// increasing), appending `filled(i)` coordinates to row `i = crd[p]` by one writer.
+    macro_rules! positions_loop {
+        ($crd:expr, $filled:expr) => {
+            |row_lo, row_hi, pos_lo, pos_hi, l, v| {
+                l.append_init(row_hi - row_lo);
+                let mut l = l.append_entries(v);
+                for p in pos_lo..pos_hi {
+                    let i: usize = $crd[p];
+                    let begin = l.len();
+                    for j in 0..($filled)(i) {
+                        l.append_entry(j, i as f64 + j as f64 / 10.0);
+                    }
+                    if l.len() > begin {
+                        l.append_edges(i - row_lo, begin, l.len());
+                    }
+                }
+                l.append_finalize(row_hi - row_lo)
+            }
+        };
+    }
+
+    /// The root coordinates of `rows` rows: every row but those `i % 3 == 1`, at positions
+    /// from 2 (positions 0 and 1 hold coordinates past the rows, never to be read).
+    fn root(rows: usize) -> Vec<usize> {
+        let mut crd = vec![usize::MAX, usize::MAX];
+        crd.extend((0..rows).filter(|i| i % 3 != 1));
+        crd
+    }
+
+    /// Assembles the rows of [`root`]`(rows)` by positions, `bound(i)` bounding row `i`'s
+    /// entries and row `i` appending `filled(i)`, on a pool of `threads` threads.
+    fn assemble_positions(
+        rows: usize,
+        (threads, min): (usize, Option<usize>),
+        bound: impl Fn(usize) -> usize + Sync,
+        filled: impl Fn(usize) -> usize + Sync + Send,
+    ) -> Result<(Compressed<u32>, Vec<f64>), Error> {
+        let crd = root(rows);
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![])?;
+        let mut vals = vec![9.0; 3];
+        let go = || {
+            with_split(min, || {
+                append_positions_bounded(
+                    &mut level,
+                    &mut vals,
+                    rows,
+                    (2, crd.len()),
+                    |p| {
+                        assert!((2..crd.len()).contains(&p), "row_of({p})");
+                        crd[p]
+                    },
+                    |p| {
+                        assert!((2..crd.len()).contains(&p), "bound({p})");
+                        bound(crd[p])
+                    },
+                    positions_loop!(crd, &filled),
+                )
+            })
+        };
+        on_pool(threads, go)?;
+        Ok((level, vals))
+    }
+
+    /// The serial assembly of [`assemble_positions`]: row `i` holds `row(i)` unless the root
+    /// skips it.
+    fn serial_positions(rows: usize) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
+        serial_of(rows, |i| i % 3 != 1)
+    }
+
+    #[test]
+    fn chunks_of_positions_give_the_serial_assembly() {
+        let exact = |i: usize| row(i).len();
+        let loose = |i: usize| row(i).len() + 3;
+        // No `u32` position can hold a window: each chunk is counted first.
+        let huge = |_: usize| u32::MAX as usize + 1;
+        for rows in [0, 1, 2, 7, 40] {
+            let (pos, crd, vals) = serial_positions(rows);
+            for min in [Some(1), Some(2), Some(3), Some(1000), None] {
+                for threads in [1, 2] {
+                    for (k, bound) in [&exact as &(dyn Fn(usize) -> usize + Sync), &loose, &huge]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let case = format!("{rows} {min:?} {threads} {k}");
+                        let (level, got) =
+                            assemble_positions(rows, (threads, min), bound, exact).unwrap();
+                        assert_eq!((level.pos(), level.crd()), (&pos[..], &crd[..]), "{case}");
+                        assert_eq!(got, vals, "{case}");
+                    }
+                }
+            }
+        }
+        // Enough entries for several chunks of `CHUNK_ENTRIES` on every pool.
+        let rows = 2 * CHUNK_ENTRIES + 7;
+        let (pos, crd, vals) = serial_positions(rows);
+        for threads in [1, 2, 3] {
+            let (level, got) = assemble_positions(rows, (threads, None), exact, exact).unwrap();
+            assert_eq!(
+                (level.pos(), level.crd()),
+                (&pos[..], &crd[..]),
+                "{threads}"
+            );
+            assert_eq!(got, vals, "{threads}");
+        }
+    }
+
+    #[test]
+    fn a_position_past_its_bound_is_an_error() {
+        let exact = |i: usize| row(i).len();
+        // Row 39 appends one more than its bound; row 38 (skipped by the root) none.
+        let over = |i: usize| row(i).len() + usize::from(i == 39);
+        for min in [Some(1), Some(3), Some(1000), None] {
+            for threads in [1, 2] {
+                let got = assemble_positions(40, (threads, min), exact, over);
+                assert!(got.is_err(), "{min:?} {threads}");
+            }
+        }
+        // A segment of a row out of order, on the counting path too.
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![]).unwrap();
+        let mut vals: Vec<f64> = vec![];
+        for bound in [1, u32::MAX as usize] {
+            let bad = with_min_rows(1, || {
+                append_positions_bounded(
+                    &mut level,
+                    &mut vals,
+                    4,
+                    (0, 2),
+                    |p| p,
+                    |_| bound,
+                    |row_lo, row_hi, _, _, l, v| {
+                        l.append_init(row_hi - row_lo);
+                        l.append_coord(0);
+                        v.push(1.0);
+                        l.append_edges(1, 0, 1);
+                        l.append_coord(1);
+                        v.push(1.0);
+                        l.append_edges(0, 1, 2);
+                        l.append_finalize(row_hi - row_lo)
+                    },
+                )
+            });
+            assert!(bad.is_err(), "{bound}");
+        }
+    }
+
+    #[test]
+    fn chunks_of_positions_start_at_runs_and_tile_the_rows() {
+        // Coordinates with runs (a `Coo`'s rows), from position 1.
+        let crd = [9, 0, 0, 0, 2, 5, 5, 6, 9, 9, 9, 9];
+        let row_of = |p: usize| {
+            assert!((1..crd.len()).contains(&p), "row_of({p})");
+            crd[p]
+        };
+        for min in [1, 2, 3, 5, 1000] {
+            let chunks = with_min_rows(min, || {
+                position_chunks(10, (1, crd.len()), 11, &|p| p - 1, &row_of)
+            });
+            assert_eq!(
+                (chunks[0], chunks[chunks.len() - 1]),
+                ((0, 1), (10, crd.len()))
+            );
+            for w in chunks.windows(2) {
+                assert!(w[0].0 <= w[1].0 && w[0].1 < w[1].1, "{min}: {chunks:?}");
+            }
+            for &(row, p) in &chunks[1..chunks.len() - 1] {
+                assert_ne!(crd[p - 1], crd[p], "{min}: a run split at {p}");
+                assert_eq!(row, crd[p], "{min}");
+            }
         }
     }
 }
