@@ -945,9 +945,10 @@ impl Emitter<'_> {
         };
         let e = |x: &Expr| self.expr(x, 0);
         match split {
-            Split::Rows(rows) => {
-                let (rows, task) = (e(rows), task(quote!(#lo, #hi, #base, #vals)));
-                quote! { ::sparse_runtime::__private::parallel_rows(#vals, #rows, #task)?; }
+            Split::Rows { rows, work } => {
+                let (rows, work) = (e(rows), e(work));
+                let task = task(quote!(#lo, #hi, #base, #vals));
+                quote! { ::sparse_runtime::__private::parallel_rows(#vals, #rows, #work, #task)?; }
             }
             // Tasks of consecutive positions of an ordered level, each starting at a run of
             // equal coordinates and owning the rows from its first position's coordinate to
@@ -957,14 +958,17 @@ impl Emitter<'_> {
                 level,
                 lo: first,
                 hi: end,
+                work,
             } => {
                 let (rows, first, end, level) = (e(rows), e(first), e(end), self.local(*level));
+                let work = e(work);
                 let task = task(quote!(_, _, #base, #pos_lo, #pos_hi, #vals));
                 quote! {
                     ::sparse_runtime::__private::parallel_positions(
                         #vals,
                         #rows,
                         (#first, #end),
+                        #work,
                         |#pos_lo: usize| #level.pos_access_unchecked(#pos_lo),
                         #task,
                     )?;

@@ -328,9 +328,15 @@ impl Fold {
 /// What a parallel [`Stmt::Rows`] splits into tasks.
 #[derive(Clone, Debug)]
 pub enum Split {
-    /// The rows `0..n` of a loop over the output's first level (`for i in row_lo..row_hi`
-    /// in each task).
-    Rows(Expr),
+    /// The rows `0..rows` of a loop over the output's first level (`for i in
+    /// row_lo..row_hi` in each task).
+    Rows {
+        /// The number of the output's rows.
+        rows: Expr,
+        /// An estimate of the loop's work (the entries of the inputs it reads), so a few
+        /// heavy rows still make several tasks.
+        work: Expr,
+    },
     /// The positions `lo..hi` of `level`, an ordered sparse level whose coordinates
     /// are the output's rows `0..rows` (`for p in pos_lo..pos_hi` in each task, which owns
     /// the rows `row_lo..row_hi` its positions' coordinates lie in).
@@ -343,6 +349,8 @@ pub enum Split {
         lo: Expr,
         /// Its end position.
         hi: Expr,
+        /// An estimate of the loop's work, as [`Split::Rows`]'.
+        work: Expr,
     },
     /// The rows `0..rows` of a compute-only loop over a sparse output whose first level is
     /// dense: each task gets the values of its rows, which `level` (the second, with a `pos`
@@ -444,8 +452,10 @@ impl Split {
     /// Its expressions, in order.
     pub fn exprs(&self) -> Vec<&Expr> {
         match self {
-            Split::Rows(n) => vec![n],
-            Split::Positions { rows, lo, hi, .. } => vec![rows, lo, hi],
+            Split::Rows { rows, work } => vec![rows, work],
+            Split::Positions {
+                rows, lo, hi, work, ..
+            } => vec![rows, lo, hi, work],
             Split::Segments { rows, .. } => vec![rows],
             Split::Counted {
                 rows,
@@ -503,17 +513,22 @@ impl Split {
     /// The split with `g` applied to each expression.
     pub fn map(self, mut g: impl FnMut(Expr) -> Expr) -> Split {
         match self {
-            Split::Rows(n) => Split::Rows(g(n)),
+            Split::Rows { rows, work } => Split::Rows {
+                rows: g(rows),
+                work: g(work),
+            },
             Split::Positions {
                 rows,
                 level,
                 lo,
                 hi,
+                work,
             } => Split::Positions {
                 rows: g(rows),
                 level,
                 lo: g(lo),
                 hi: g(hi),
+                work: g(work),
             },
             Split::Segments { rows, level } => Split::Segments {
                 rows: g(rows),
@@ -759,7 +774,7 @@ impl Printer<'_, '_> {
             Stmt::Exit(n) => writeln!(self.f, "{pad}break 'reduce_{n}"),
             Stmt::Rows(_, split, body) => {
                 match split {
-                    Split::Rows(rows) => {
+                    Split::Rows { rows, .. } => {
                         let rows = self.expr(rows);
                         writeln!(self.f, "{pad}parallel rows 0..{rows} {{")?;
                     }
@@ -768,6 +783,7 @@ impl Printer<'_, '_> {
                         level,
                         lo,
                         hi,
+                        ..
                     } => {
                         let (rows, lo, hi) = (self.expr(rows), self.expr(lo), self.expr(hi));
                         let level = self.name(Some(level));

@@ -645,9 +645,10 @@ impl Rows<'_> {
                         continue;
                     }
                     let (lo, end) = (ir::var(Local::RowLo), ir::var(Local::RowHi));
+                    let work = work_of(self.kernel, t, &loop_body);
                     out.push(task(
                         t,
-                        Split::Rows(hi),
+                        Split::Rows { rows: hi, work },
                         fill.take(),
                         var,
                         (lo, end),
@@ -664,11 +665,13 @@ impl Rows<'_> {
                     match (root, next) {
                         (Some(level), Some(Stmt::For(var, lo, hi, loop_body))) => {
                             let rows = ir::var(Local::Dim(v));
+                            let work = work_of(self.kernel, t, &loop_body);
                             let split = Split::Positions {
                                 rows,
                                 level,
                                 lo,
                                 hi,
+                                work,
                             };
                             let (lo, end) = (ir::var(Local::PosLo), ir::var(Local::PosHi));
                             out.push(task(t, split, fill.take(), var, (lo, end), loop_body));

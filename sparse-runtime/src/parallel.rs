@@ -143,17 +143,37 @@ pub fn with_min_rows<R>(rows: usize, f: impl FnOnce() -> R) -> R {
     with_setting(&MIN_ROWS, rows, f)
 }
 
+/// The input entries a parallel task of a dense output's rows reads, at least, where its rows
+/// are few and each reads many (a 3-tensor's slices, a short matrix of long rows): about
+/// 30-100 microseconds of work, against a few to hand a task to another thread.
+const TASK_WORK: usize = 1 << 15;
+
+/// The rows of one task over `rows` rows of `row_len` components each, of a loop that reads
+/// `work` input entries: [`min_rows`], or fewer where that many rows read more than
+/// [`TASK_WORK`] entries (on average), so that heavy rows still make several tasks: TTV into
+/// a dense vector from a 2000-slice tensor of 8M entries had one task of 4096 rows, and ran
+/// on one thread. [`with_min_rows`]'s where set.
+fn task_rows(rows: usize, row_len: usize, work: usize) -> usize {
+    let by_components = min_rows(row_len);
+    if MIN_ROWS.with(Cell::get).is_some() {
+        return by_components;
+    }
+    let per_row = work / rows.max(1);
+    by_components.min(TASK_WORK.div_ceil(per_row.max(1))).max(1)
+}
+
 /// Calls `body(lo, hi, base, vals_lo_hi)` for consecutive ranges of rows `lo..hi` covering
 /// the `rows` rows of `vals` (rows of equal length), where `vals_lo_hi` are those rows'
 /// values, starting at position `base` of `vals`: once for all the rows when serial, once per
-/// task of at least [`min_rows`] rows in parallel (feature `parallel`, enough rows). The first
-/// `Err` (any, in parallel) is returned. Generated code calls it; `body` reaches the output
-/// only through the slice it is given.
+/// task of at least [`min_rows`] rows in parallel (feature `parallel`, enough rows), fewer
+/// where the loop's `work` (the input entries it reads) makes rows heavy ([`task_rows`]).
+/// The first `Err` (any, in parallel) is returned. Generated code calls it; `body` reaches
+/// the output only through the slice it is given.
 ///
 /// `vals.len()` must be a multiple of `rows`: it is, for a dense output whose first level
 /// has `rows` coordinates; otherwise nothing is computed and the result is an `Err`.
 #[doc(hidden)]
-pub fn rows<V, F>(vals: &mut [V], rows: usize, body: F) -> Result<(), crate::Error>
+pub fn rows<V, F>(vals: &mut [V], rows: usize, work: usize, body: F) -> Result<(), crate::Error>
 where
     V: Send,
     F: Fn(usize, usize, usize, &mut [V]) -> Result<(), crate::Error> + Sync + Send,
@@ -170,7 +190,7 @@ where
     }
     #[cfg(feature = "parallel")]
     {
-        let min = min_rows(row_len);
+        let min = task_rows(rows, row_len, work);
         if rows > min && row_len > 0 {
             use rayon::prelude::*;
             let task = min * row_len;
@@ -183,6 +203,7 @@ where
                 });
         }
     }
+    let _ = work;
     body(0, rows, 0, vals)
 }
 
@@ -266,7 +287,7 @@ where
 }
 
 /// [`rows`] for a loop over the positions `lo..hi` of a sparse level whose coordinates are the
-/// output's rows: calls `body(row_lo, row_hi, row_base, pos_lo, pos_hi, vals_rows)` for
+/// output's rows (reading `work` input entries, as [`rows`]' loop): calls `body(row_lo, row_hi, row_base, pos_lo, pos_hi, vals_rows)` for
 /// consecutive ranges of positions `pos_lo..pos_hi` covering `lo..hi`, each with the rows
 /// `row_lo..row_hi` its positions' coordinates lie in and those rows' values (from position
 /// `row_base` of `vals`). The row ranges are consecutive and cover all `rows` rows, so each
@@ -289,6 +310,7 @@ pub fn positions<V, R, F>(
     vals: &mut [V],
     rows: usize,
     (lo, hi): (usize, usize),
+    work: usize,
     row_of: R,
     body: F,
 ) -> Result<(), crate::Error>
@@ -307,7 +329,7 @@ where
     #[cfg(feature = "parallel")]
     {
         // A position is at least one row of work.
-        let min = min_rows(row_len);
+        let min = task_rows(count, row_len, work);
         if count > min && row_len > 0 {
             use rayon::prelude::*;
             let mut tasks = Vec::new();
@@ -324,7 +346,7 @@ where
                 });
         }
     }
-    let _ = (row_of, count, row_len);
+    let _ = (row_of, count, row_len, work);
     body(0, rows, 0, lo, hi, vals)
 }
 
@@ -705,7 +727,7 @@ mod tests {
 
     fn doubled_rows(vals: &mut [u64], rows: usize) -> Result<(), crate::Error> {
         let row_len = vals.len() / rows.max(1);
-        super::rows(vals, rows, |lo, hi, base, task| {
+        super::rows(vals, rows, 0, |lo, hi, base, task| {
             assert_eq!((task.len(), base), ((hi - lo) * row_len, lo * row_len));
             for i in lo..hi {
                 for k in 0..row_len {
@@ -800,7 +822,7 @@ mod tests {
         assert!(doubled_rows(&mut [0], 0).is_err());
         // Rows of no component: the body still runs, over all of them.
         let calls = std::sync::atomic::AtomicUsize::new(0);
-        super::rows(&mut [] as &mut [u64], 3, |lo, hi, _, task| {
+        super::rows(&mut [] as &mut [u64], 3, 0, |lo, hi, _, task| {
             assert!(task.is_empty() && (lo, hi) == (0, 3));
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(())
@@ -813,7 +835,7 @@ mod tests {
     fn the_first_error_is_returned() {
         let mut vals = vec![0u64; 100];
         let r = with_min_rows(1, || {
-            super::rows(&mut vals, 100, |lo, hi, _, _| {
+            super::rows(&mut vals, 100, 0, |lo, hi, _, _| {
                 match (lo..hi).contains(&37) {
                     true => Err(crate::Error::NotRepresentable {
                         detail: "row 37".into(),
@@ -836,6 +858,7 @@ mod tests {
                 &mut vals,
                 10,
                 (0, crd.len()),
+                0,
                 |p| {
                     assert!(p < crd.len(), "row_of({p}) outside lo..hi");
                     crd[p]
@@ -895,6 +918,7 @@ mod tests {
                     &mut vals,
                     10,
                     (0, 6),
+                    0,
                     row_of,
                     |r_lo, r_hi, _, _, _, task| {
                         assert_eq!(task.len(), r_hi - r_lo);
@@ -910,7 +934,15 @@ mod tests {
             assert!(seen.windows(2).all(|w| w[0].1 == w[1].0));
             assert_eq!(seen.last().map(|s| s.1), Some(10));
         }
-        assert!(positions(&mut [0u64; 3], 2, (0, 1), |p| p, |_, _, _, _, _, _| Ok(())).is_err());
+        assert!(positions(
+            &mut [0u64; 3],
+            2,
+            (0, 1),
+            0,
+            |p| p,
+            |_, _, _, _, _, _| Ok(())
+        )
+        .is_err());
     }
 
     /// Runs [`segments`] over rows with the given numbers of values, each task writing its
@@ -1115,6 +1147,20 @@ mod tests {
             )
         });
         assert!(r.unwrap_err().to_string().contains("row 4"));
+    }
+
+    #[test]
+    fn heavy_rows_make_smaller_tasks() {
+        // Light rows: tasks of `min_rows`, as before.
+        assert_eq!(task_rows(1 << 20, 1, 6 << 20), TASK_COMPONENTS);
+        assert_eq!(task_rows(1 << 20, 16, 21 << 20), TASK_COMPONENTS / 16);
+        // 2000 slices of 4000 entries each: tasks of 9 slices (about `TASK_WORK` entries).
+        assert_eq!(task_rows(2000, 1, 8_000_000), TASK_WORK.div_ceil(4000));
+        // No work, no rows, or a row heavier than a task: at least one row.
+        assert_eq!(task_rows(0, 1, 0), TASK_COMPONENTS);
+        assert_eq!(task_rows(10, 1, usize::MAX), 1);
+        // The override wins.
+        with_min_rows(3, || assert_eq!(task_rows(2000, 1, 8_000_000), 3));
     }
 
     #[test]

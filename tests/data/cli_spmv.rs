@@ -87,6 +87,7 @@ fn spmv(
             ::sparse_runtime::__private::parallel_rows(
                 y_vals,
                 dim_i,
+                a_vals.len().saturating_add(x_vals.len()),
                 move |
                     row_lo,
                     row_hi,

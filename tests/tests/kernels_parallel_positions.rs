@@ -43,6 +43,35 @@ sparse_kernel! {
     pub fn mttkrp_serial(a: &mut Dense2<f64>, b: &Csf3<f64>, c: &Dense2<f64>, d: &Dense2<f64>) {
         a(i, j) = b(i, k, l) * c(k, j) * d(l, j)
     }
+    pub fn ttv_sum(y: &mut Dense1<f64>, b: &Csf3<f64>, x: &Dense1<f64>) {
+        y(i) = b(i, j, k) * x(k)
+    }
+    #[schedule(parallel(never))]
+    pub fn ttv_sum_serial(y: &mut Dense1<f64>, b: &Csf3<f64>, x: &Dense1<f64>) {
+        y(i) = b(i, j, k) * x(k)
+    }
+}
+
+/// A few heavy slices (48 of about 1000 entries each: fewer than one task's 4096 rows of
+/// one component) are split by the entries they read, by default, on pools of 1 to 3
+/// threads: each task's rows as the serial kernel computes them, bit for bit.
+#[test]
+fn heavy_slices_split_by_their_entries() {
+    let [di, dj, dk] = [48, 40, 50];
+    let be = random_entries::<f64>(&[di, dj, dk], 0.5, 17);
+    let b: Csf3<f64> = build(&[di, dj, dk], &be);
+    let x = Dense1::from_vec(wave(dk, 3));
+    let mut want = Dense1::from_vec(vec![f64::NAN; di]);
+    ttv_sum_serial(&mut want, &b, &x).unwrap();
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut y = Dense1::from_vec(vec![f64::NAN; di]);
+        pool.install(|| ttv_sum(&mut y, &b, &x)).unwrap();
+        assert_eq!(float_bits(y.vals()), float_bits(want.vals()), "{threads}");
+    }
 }
 
 type Spmv<A> = fn(&mut Dense1<f64>, &A, &Dense1<f64>) -> Result<(), Error>;

@@ -293,8 +293,11 @@
 //! computed by the same operations in the same order as in the serial loop, so the result
 //! is the same bit for bit with any number of threads, floating-point sums included: there
 //! is no separate deterministic mode because none is needed (a scalar output's fold, below,
-//! is deterministic too, in an order of its own). A kernel with fewer rows than
-//! one task takes ([`min_rows`](crate::parallel::min_rows)) runs as the plain loop.
+//! is deterministic too, in an order of its own). A task takes
+//! [`min_rows`](crate::parallel::min_rows) rows (4096 components), or fewer where the rows
+//! are heavy: about 32768 entries of the inputs read, so a tensor's 2000 slices of 4000
+//! entries each still make a couple of hundred tasks. A kernel with fewer rows than one task
+//! takes runs as the plain loop.
 //!
 //! A loop nest whose outermost loop iterates the first level of an ordered sparse input
 //! whose coordinates are the output's rows (MTTKRP on a `Csf3` or a `Coo3`, SpMV on a `Dcsr`
@@ -327,9 +330,12 @@
 //! nothing). Gustavson's SpGEMM runs once too: a row appends at most as many entries as it
 //! made adds into its accumulator (for `a(i, k) * b(k, j)`, the lengths of `b`'s rows that
 //! `a`'s row names), which a first pass over `a`'s entries counts for every row. Where the
-//! loop runs over the positions of a
-//! sparse root instead (TTV on a `Csf3`) and each entry takes a sum, each task appends its
-//! rows to a level and values of its own, and the runtime concatenates them in row order.
+//! loop runs over the positions of a sparse root instead (TTV on a `Csf3`) and each entry
+//! takes a sum, it runs once too where each position's appends can be counted (TTV: a
+//! position of `i` appends at most one entry per `(i, j)` position below it): chunks of
+//! positions, each starting at a row's first position, are written and placed in order as
+//! chunks of rows are; otherwise each task appends its rows to a level and values of its
+//! own, and the runtime concatenates them in row order.
 //!
 //! A loop that calls a function you declared (or one of its per-case bodies) is not run
 //! twice: it assembles its output serially, calling the function once per entry.
