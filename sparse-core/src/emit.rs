@@ -1046,10 +1046,6 @@ impl Emitter<'_> {
                     )?;
                 }
             }
-            // Tasks of consecutive positions of a root level (split as `Split::Positions`
-            // splits them) assembling a sparse output, each into a level and values of its own
-            // (the closure's, shadowing the output's), concatenated by the runtime in row
-            // order.
             // Chunks of positions where the loop bounds each position's entries: each writes
             // into a window as long as its positions' bounds, and the runtime places the
             // chunks in order (counting first only where the windows' total does not fit the
@@ -1082,6 +1078,10 @@ impl Emitter<'_> {
                     )?;
                 }
             }
+            // Tasks of consecutive positions of a root level (split as `Split::Positions`
+            // splits them) assembling a sparse output, each into a level and values of its own
+            // (the closure's, shadowing the output's), concatenated by the runtime in row
+            // order.
             Split::Appended {
                 rows,
                 level,
