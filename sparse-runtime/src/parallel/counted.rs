@@ -899,25 +899,21 @@ where
         fill(row_lo, row_hi, pos_lo, pos_hi, l, v)
     };
     // A saturated total bounds nothing (its differences would be too small).
-    let windows: Vec<usize> = match ends[n] == usize::MAX {
-        true => Vec::new(),
-        false => chunks
+    let windows = (ends[n] < usize::MAX).then(|| {
+        let windows: Vec<usize> = chunks
             .windows(2)
             .map(|w| ends[w[1].1 - lo] - ends[w[0].1 - lo])
-            .collect(),
-    };
-    if let Some(total) = windows_total::<L::Coord>(&windows).filter(|_| ends[n] < usize::MAX) {
-        return fill_chunks(
-            level,
-            vals,
-            (rows, total, true),
-            (&row_bounds, &windows),
-            &chunk,
-        );
+            .collect();
+        (windows_total::<L::Coord>(&windows), windows)
+    });
+    if let Some((Some(total), windows)) = windows {
+        let parts = (&row_bounds[..], &windows[..]);
+        return fill_chunks(level, vals, (rows, total, true), parts, &chunk);
     }
     let counts = count_chunks::<L, V, _>(chunks.len() - 1, level.size(), &chunk)?;
     let total = windows_total::<L::Coord>(&counts);
-    let total = total.ok_or_else(|| Error::overflow::<L::Coord>(counts.iter().sum()))?;
+    let sum = || counts.iter().fold(0usize, |a, &c| a.saturating_add(c));
+    let total = total.ok_or_else(|| Error::overflow::<L::Coord>(sum()))?;
     fill_chunks(
         level,
         vals,
