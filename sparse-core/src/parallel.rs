@@ -84,7 +84,14 @@
 //! of rows. Otherwise each task appends its rows, as parents from 0, to a level and values
 //! of its own, and the runtime concatenates them in row order, shifting each task's `pos`
 //! by the entries before it (each entry written twice: into the task's arrays, then into
-//! place).
+//! place); the serial assembly again stays in the `else`.
+//!
+//! A root that is not unique (a `Coo3`'s) is iterated by its runs of equal coordinates
+//! (`while p < end { let i = ..; let r = level.run_end(p, end); ..; p = r }`). Its tasks
+//! start at runs, as above, so a task running the same loop from `p = pos_lo` to `end =
+//! pos_hi` visits exactly the serial loop's runs of its positions (`run_end` stops at
+//! `pos_hi`, which starts a run or ends the root). An iteration covers a whole run, so no
+//! per-position count bounds it: such a loop is assembled apart.
 
 use crate::adds;
 use crate::ir::{self, Bound, Expr, Local, Op, Split, Stmt};
@@ -173,10 +180,11 @@ fn is_count_check(s: &Stmt) -> bool {
 /// dense accumulator made), `for i in 0..dim_i { .. }`, `append_finalize(dim_i)?`. The loop
 /// becomes a task over rows `row_lo..row_hi`, assembling them as parents
 /// `0..row_hi - row_lo`, run in two phases ([`Split::Counted`], the serial region kept for
-/// when the runtime does not split). Over a root's positions instead, each task assembles
-/// into a level and values of its own, which the runtime concatenates in row order
-/// ([`Split::Appended`]; the reservations stay, for a task that has all the rows). See the
-/// module documentation.
+/// when the runtime does not split). Over a root's positions (or runs) instead, chunks of
+/// positions are bounded by their appends, or each task assembles into a level and values
+/// of its own, which the runtime concatenates in row order ([`Split::Appended`]; the
+/// reservations stay, for a task that has all the rows), the serial region again kept. See
+/// the module documentation.
 pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let Some((t, v)) = appended_output(kernel) else {
         return body;
@@ -242,9 +250,9 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         {
             (None, at)
         }
-        (Some(Stmt::LetPair(Some(p), Some(end), false, bounds)), Some(next)) => {
-            match root_loop.level(bounds, *p, *end, next, writes) {
-                Some(r) => (Some((r, ir::var(*p), ir::var(*end))), at + 1),
+        (Some(Stmt::LetPair(Some(p), Some(end), runs, bounds)), Some(next)) => {
+            match root_loop.level((bounds, *p, *end, *runs), next, writes) {
+                Some(r) => (Some(((r, ir::var(*p), ir::var(*end)), (*p, *end))), at + 1),
                 None => return body,
             }
         }
@@ -256,9 +264,14 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     {
         return body;
     }
-    let Some(Stmt::For(var, _, _, loop_body)) = body.get(loop_at).cloned() else {
-        unreachable!("matched above")
+    // A loop over a root's runs (a `while`) is a loop over its positions whose iterations
+    // each cover a run.
+    let (var, loop_body, runs) = match (body.get(loop_at).cloned(), &root) {
+        (Some(Stmt::For(var, _, _, loop_body)), _) => (var, loop_body, None),
+        (Some(Stmt::While(_, loop_body)), Some((_, (p, end)))) => (*p, loop_body, Some(*end)),
+        _ => unreachable!("matched above"),
     };
+    let root = root.map(|(root, _)| root);
     // Over a root's positions, only a loop that sums each entry is assembled apart (a copy
     // of its entries costs less than the sums); with an accumulator, or over the rows, every
     // loop runs in two phases.
@@ -291,7 +304,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
                 adds::row_adds(&loop_body, level, Local::Vals(t)).map(|adds| Bound::Adds(var, adds))
             }
         };
-        let task = append_task(&names, level, v, &[], var, loop_body, false);
+        let task = append_task(&names, level, v, &[], (var, None), loop_body, false);
         let output = (level, v, workspace, bound);
         body.insert(a, counted(kernel, t, output, task, region));
         return body;
@@ -300,49 +313,35 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         unreachable!("a loop over the rows is counted above")
     };
     // Where each position's appends bound its entries, chunks of positions write into
-    // windows of the output, placed in order; the serial assembly stays where the runtime
-    // does not split (one thread, few positions).
-    if let Some(appends) = adds::position_appends(&loop_body, level, Local::Vals(t)) {
-        let task = append_task(&names, level, v, &[], var, loop_body, true);
-        let work = work_of(kernel, t, &task);
-        let splits = Expr::Runtime(
-            "parallel_splits_positions",
-            vec![root.1.clone(), root.2.clone(), work.clone()],
-        );
-        let split = Split::Appended {
-            rows: ir::var(Local::Dim(v)),
-            level,
-            root,
-            work,
-            bound: Some(Bound::Appends(var, appends)),
-        };
-        // The bounds of the root level go before the choice (the tasks read them).
-        let bounds: Vec<Stmt> = region.drain(1 + prelude..loop_at - a).collect();
-        let choice = Stmt::If(splits, vec![Stmt::Rows(t, split, task)], region);
-        body.splice(a..a, bounds.into_iter().chain([choice]));
-        return body;
-    }
-    let task = append_task(
-        &names,
-        level,
-        v,
-        &region[1..1 + prelude],
-        var,
-        loop_body,
-        true,
-    );
+    // windows of the output, placed in order. Otherwise each task appends into a level and
+    // values of its own, concatenated in order (an iteration over a run covers several
+    // positions, which a per-position count does not bound). Either way the serial assembly
+    // stays where the runtime does not split (one thread, few positions).
+    let bound = match runs {
+        None => adds::position_appends(&loop_body, level, Local::Vals(t)),
+        Some(_) => None,
+    };
+    let reserves = match bound {
+        Some(_) => &[][..],
+        None => &region[1..1 + prelude],
+    };
+    let task = append_task(&names, level, v, reserves, (var, runs), loop_body, true);
     let work = work_of(kernel, t, &task);
-    let rows = ir::var(Local::Dim(v));
+    let splits = Expr::Runtime(
+        "parallel_splits_positions",
+        vec![root.1.clone(), root.2.clone(), work.clone()],
+    );
     let split = Split::Appended {
-        rows,
+        rows: ir::var(Local::Dim(v)),
         level,
         root,
         work,
-        bound: None,
+        bound: bound.map(|appends| Bound::Appends(var, appends)),
     };
-    // The bounds of a root level stay before the loop (its tasks read them).
-    let bounds = region.into_iter().skip(1 + prelude).take(loop_at - at);
-    body.splice(a..a, bounds.chain([Stmt::Rows(t, split, task)]));
+    // The bounds of the root level go before the choice (the tasks read them).
+    let bounds: Vec<Stmt> = region.drain(1 + prelude..loop_at - a).collect();
+    let choice = Stmt::If(splits, vec![Stmt::Rows(t, split, task)], region);
+    body.splice(a..a, bounds.into_iter().chain([choice]));
     body
 }
 
@@ -441,7 +440,7 @@ fn append_task(
     level: Local,
     v: VarId,
     prelude: &[Stmt],
-    var: Local,
+    (var, runs): (Local, Option<Local>),
     loop_body: Vec<Stmt>,
     positions: bool,
 ) -> Vec<Stmt> {
@@ -470,7 +469,16 @@ fn append_task(
     if !reserves.is_empty() {
         task.push(Stmt::If(whole, reserves, Vec::new()));
     }
-    task.push(Stmt::For(var, first, end, rebased));
+    match runs {
+        None => task.push(Stmt::For(var, first, end, rebased)),
+        // `let mut p = pos_lo; let end = pos_hi; while p < end { .. }`: the task's own.
+        Some(last) => {
+            let more = ir::bin(Op::Lt, ir::var(var), ir::var(last));
+            task.push(Stmt::Let(var, true, first));
+            task.push(Stmt::Let(last, false, end));
+            task.push(Stmt::While(more, rebased));
+        }
+    }
     let fin = ir::call(ir::var(level), names.finalize, vec![count]);
     task.push(Stmt::Expr(Expr::Try(Box::new(fin))));
     task
@@ -709,7 +717,7 @@ impl Rows<'_> {
             output: self.output,
             row: self.var,
         };
-        root.level(bounds, p, end, next, Writes::Indexed)
+        root.level((bounds, p, end, false), next, Writes::Indexed)
     }
 }
 
@@ -726,43 +734,100 @@ impl RootLoop<'_> {
     /// `let (p, end) = level.pos_bounds(0)` (`bounds`), over the root of an input whose
     /// level is ordered and compact (so its coordinates never decrease along the positions),
     /// `i` the output's row variable, and its iterations independent (writing the output as
-    /// `writes` says).
+    /// `writes` says). With `runs`, `next` is instead the loop over the runs of equal
+    /// coordinates of a root that is not unique ([`RootLoop::runs`]), after `let (mut p,
+    /// end)`.
     fn level(
         &self,
-        bounds: &Expr,
-        p: Local,
-        end: Local,
+        (bounds, p, end, runs): (&Expr, Local, Local, bool),
         next: &Stmt,
         writes: Writes,
     ) -> Option<Local> {
-        let Expr::Call(level, "pos_bounds_unchecked", args) = bounds else {
+        let (tensor, level) = self.root(bounds)?;
+        let root = &self.kernel.tensors[tensor].format.levels[0];
+        let access = root.function(LevelFn::PosAccess)?.name;
+        let body = match (next, runs) {
+            (Stmt::For(var, Expr::Var(lo), Expr::Var(hi), body), false)
+                if (*var, *lo, *hi) == (p, p, end) =>
+            {
+                body
+            }
+            (Stmt::While(_, body), true) if self.runs(root, level, (p, end), next) => body,
+            _ => return None,
+        };
+        let reads_row = matches!(
+            body.first(),
+            Some(Stmt::Let(Local::Index(i), false, Expr::Call(l, m, a)))
+                if *i == self.row && *m == access && is_var(l, level)
+                    && matches!(&a[..], [Expr::Var(q)] if *q == p)
+        );
+        let increasing = root.is_ordered()
+            && root.is_compact()
+            && !root.is_branchless()
+            && root.iteration() == crate::level::Iteration::CoordinatePosition;
+        let row = Local::Index(self.row);
+        // A loop over runs reads its end (the task's own) and advances its position.
+        let independent = match runs {
+            false => independent_with(body, self.output, p, row, writes),
+            true => {
+                let own = Stmt::Let(end, false, Expr::Usize(0));
+                let body: Vec<Stmt> = [own].into_iter().chain(body.iter().cloned()).collect();
+                independent_with(&body, self.output, p, row, writes)
+            }
+        };
+        (tensor != self.output && reads_row && increasing && independent).then_some(level)
+    }
+
+    /// The input and its root level, if `bounds` is `level.pos_bounds(0)` of a root.
+    fn root(&self, bounds: &Expr) -> Option<(TensorId, Local)> {
+        let Expr::Call(level, name, args) = bounds else {
             return None;
         };
         let (Expr::Var(level @ Local::Level(tensor, 0)), [Expr::Usize(0)]) = (&**level, &args[..])
         else {
             return None;
         };
-        let Stmt::For(var, Expr::Var(lo), Expr::Var(hi), body) = next else {
-            return None;
-        };
-        let reads_row = matches!(
-            body.first(),
-            Some(Stmt::Let(Local::Index(i), false, Expr::Call(l, "pos_access_unchecked", a)))
-                if *i == self.row && matches!(**l, Expr::Var(l) if l == *level)
-                    && matches!(&a[..], [Expr::Var(q)] if *q == p)
-        );
         let root = &self.kernel.tensors[*tensor].format.levels[0];
-        let increasing = root.is_ordered()
-            && root.is_compact()
-            && !root.is_branchless()
-            && root.iteration() == crate::level::Iteration::CoordinatePosition;
-        let shape = (*var, *lo, *hi) == (p, p, end) && *tensor != self.output;
-        let row = Local::Index(self.row);
-        let parallel = shape
-            && reads_row
-            && increasing
-            && independent_with(body, self.output, *var, row, writes);
-        parallel.then_some(*level)
+        (root.function(LevelFn::PosBounds)?.name == *name).then_some((*tensor, *level))
+    }
+
+    /// Whether `next` is `while p < end { let i = ..; let r = level.run_end(p, end); ..; p =
+    /// r }`, the loop over the runs of a non-unique root (`crate::lower::merge`), with `p`
+    /// and `end` assigned nowhere else: an iteration covers the positions `p..r` of one
+    /// coordinate, and a task over positions `lo..hi` that starts at a run runs it as `while
+    /// p < hi` from `p = lo`.
+    fn runs(
+        &self,
+        root: &crate::format::LevelFormat,
+        level: Local,
+        (p, end): (Local, Local),
+        next: &Stmt,
+    ) -> bool {
+        let Stmt::While(Expr::Binary(Op::Lt, a, b), body) = next else {
+            return false;
+        };
+        let Some(run_end) = root.function(LevelFn::RunEnd).map(|f| f.name) else {
+            return false;
+        };
+        let run = match body.get(1) {
+            Some(Stmt::Let(r, false, Expr::Call(l, m, args)))
+                if *m == run_end
+                    && is_var(l, level)
+                    && matches!(&args[..], [x, y] if is_var(x, p) && is_var(y, end)) =>
+            {
+                *r
+            }
+            _ => return false,
+        };
+        let advances = matches!(body.last(), Some(Stmt::Assign(Expr::Var(q), ir::Assign::Set, r))
+            if *q == p && is_var(r, run));
+        let mut assigned = 0;
+        ir::visit_stmts(body, &mut |s| {
+            if let Stmt::Assign(Expr::Var(l), ..) = s {
+                assigned += usize::from(*l == p || *l == end);
+            }
+        });
+        is_var(a, p) && is_var(b, end) && advances && assigned == 1
     }
 }
 

@@ -36,6 +36,15 @@ fn ttv_on_csf() {
     ));
 }
 
+/// Over the runs of a root that is not unique: tasks of whole runs, each appending into
+/// arrays of its own, where the runtime splits; the serial assembly otherwise.
+#[test]
+fn ttv_on_coo3() {
+    insta::assert_snapshot!(generated(
+        "pub fn ttv(a: &mut Csr<f64>, b: &Coo3<f64>, c: &Dense1<f64>) { a(i, j) = b(i, j, k) * c(k) }"
+    ));
+}
+
 #[test]
 fn csr_plus_coo_into_coo() {
     insta::assert_snapshot!(generated(

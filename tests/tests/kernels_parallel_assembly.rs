@@ -3,7 +3,8 @@
 //! inner products), are assembled in parallel: over the rows in two phases
 //! (`parallel_append_counted`: the sums are dead code in the counting phase), over a root's
 //! positions (TTV on a `Csf3`) in chunks of positions, each bounded by its `(i, j)`
-//! positions and placed in order (`parallel_append_positions_bounded`).
+//! positions and placed in order (`parallel_append_positions_bounded`), over the runs of a
+//! root that is not unique (TTV on a `Coo3`) in tasks of runs, each into arrays of its own.
 //! Split at every row (or root position), at every few, and by default, the output equals
 //! the serial kernel's (pattern and values bit for bit) and passes validation, on operands
 //! with empty rows and empty operands.
@@ -44,6 +45,14 @@ sparse_kernel! {
     }
     #[schedule(parallel(never))]
     pub fn ttv_csf_serial(c: &mut Csr<f64>, b: &Csf3<f64>, x: &Dense1<f64>) {
+        c(i, j) = b(i, j, k) * x(k)
+    }
+    // Over the runs of a root that is not unique: each task starts at a run.
+    pub fn ttv_coo(c: &mut Csr<f64>, b: &Coo3<f64>, x: &Dense1<f64>) {
+        c(i, j) = b(i, j, k) * x(k)
+    }
+    #[schedule(parallel(never))]
+    pub fn ttv_coo_serial(c: &mut Csr<f64>, b: &Coo3<f64>, x: &Dense1<f64>) {
         c(i, j) = b(i, j, k) * x(k)
     }
     // The old contents are a term, read from a copy while the rows are assembled.
@@ -109,12 +118,16 @@ fn ttv_assembled_by_rows_and_by_root_positions() {
         sweep(|density, seed| {
             let be = random_entries::<f64>(&[di, dj, dk], density, seed);
             let (b, bf): (Dcc, Csf3<f64>) = (build(&[di, dj, dk], &be), build(&[di, dj, dk], &be));
+            let bc: Coo3<f64> = build(&[di, dj, dk], &be);
             let x = Dense1::from_vec(wave(dk, seed));
             let start: Csr<f64> = build(&[di, dj], &random_entries(&[di, dj], density, seed + 5));
             let mut want = Csr::<f64>::new(&[di, dj]).unwrap();
             ttv_serial(&mut want, &b, &x).unwrap();
             let mut want_csf = Csr::<f64>::new(&[di, dj]).unwrap();
             ttv_csf_serial(&mut want_csf, &bf, &x).unwrap();
+            let mut want_coo = Csr::<f64>::new(&[di, dj]).unwrap();
+            ttv_coo_serial(&mut want_coo, &bc, &x).unwrap();
+            assert_same_output(&want_coo, &want_csf, ([di, dj, dk], density, seed, 0));
             let mut want_add = start.clone();
             ttv_add_serial(&mut want_add, &b, &x).unwrap();
             for min in SPLITS {
@@ -125,6 +138,9 @@ fn ttv_assembled_by_rows_and_by_root_positions() {
                 let mut c = start.clone();
                 with_split(min, || ttv_csf(&mut c, &bf, &x)).unwrap();
                 assert_same_output(&c, &want_csf, case);
+                let mut c = start.clone();
+                with_split(min, || ttv_coo(&mut c, &bc, &x)).unwrap();
+                assert_same_output(&c, &want_coo, case);
                 let mut c = start.clone();
                 with_split(min, || ttv_add(&mut c, &b, &x)).unwrap();
                 assert_same_output(&c, &want_add, case);

@@ -201,14 +201,16 @@ fn row_product(g: &mut Gen) -> Expr {
 /// 3-tensor whose first level is sparse, `b(i, j, k) * x(k)` (TTV): its loop runs over `b`'s
 /// root positions, each bounding its entries by the appends it runs (the `(i, j)` positions
 /// below it), so a `Csr` output is assembled in chunks of positions in one phase
-/// (`parallel_append_positions_bounded`).
+/// (`parallel_append_positions_bounded`); over a `Coo3`, its loop runs over the root's runs,
+/// in tasks of whole runs that each append into arrays of their own
+/// (`parallel_append_positions`).
 pub const P_ROW_ROOT: f64 = 0.3;
 
 /// The 3-tensor formats of [`P_ROW_ROOT`]'s kernels: a sparse first level, unique (`Csf3`,
 /// explicit levels) or not (`Coo3`, whose root runs the chunks must not split).
 fn root_format(g: &mut Gen) -> Format {
     use crate::format::Kind::{Compressed, Dense};
-    match g.rng.weighted(&[3, 2, 3]) {
+    match g.rng.weighted(&[3, 3, 3]) {
         0 => g.alias("Csf3"),
         1 => g.alias("Coo3"),
         _ => {
