@@ -40,14 +40,29 @@ pub fn appends(kernel: &Kernel, body: Vec<Stmt>) -> Vec<Stmt> {
             .tensors
             .get(t)
             .and_then(|t| t.format.levels.get(k))
-            .is_some_and(|l| l.function(f).is_some()),
-        _ => false,
+            .and_then(|l| l.function(f))
+            .map(|f| f.name),
+        _ => None,
     };
     block(&bounded, body)
 }
 
-/// Whether a level (a `Local::Level`) declares a level function.
-type Declares<'a> = dyn Fn(Local, LevelFn) -> bool + 'a;
+/// The name under which a level (a `Local::Level`) declares a level function, if it does:
+/// calls are recognized and made by the names the level declares, never by a convention.
+/// (The writers' own methods, `append_entry`, `append_entries` and `finish`, are the
+/// runtime's room types', not a level's.)
+type Declares<'a> = dyn Fn(Local, LevelFn) -> Option<&'static str> + 'a;
+
+/// The level and arguments of `e`, if it calls level function `f` of a level that declares it.
+fn level_call<'e>(bounded: &Declares, e: &'e Expr, f: LevelFn) -> Option<(Local, &'e [Expr])> {
+    match e {
+        Expr::Call(r, m, args) => match **r {
+            Expr::Var(l @ Local::Level(..)) if bounded(l, f) == Some(*m) => Some((l, args)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 fn block(bounded: &Declares, body: Vec<Stmt>) -> Vec<Stmt> {
     let body: Vec<Stmt> = body.into_iter().map(|s| stmt(bounded, s)).collect();
@@ -86,15 +101,14 @@ enum Reserve {
 }
 
 /// The reservation `s` makes, and the tensor it reserves for.
-fn reservation(s: &Stmt) -> Option<(usize, Reserve)> {
-    match s {
-        Stmt::Expr(Expr::Call(r, "append_reserve", args)) => match (&**r, args.as_slice()) {
-            (Expr::Var(l @ Local::Level(t, _)), [bound]) => {
-                Some((*t, Reserve::Level(*l, bound.clone())))
-            }
-            _ => None,
-        },
-        Stmt::Expr(Expr::Runtime("reserve_values", args)) => match args.as_slice() {
+fn reservation(bounded: &Declares, s: &Stmt) -> Option<(usize, Reserve)> {
+    let Stmt::Expr(e) = s else { return None };
+    if let Some((l @ Local::Level(t, _), [bound])) = level_call(bounded, e, LevelFn::AppendReserve)
+    {
+        return Some((t, Reserve::Level(l, bound.clone())));
+    }
+    match e {
+        Expr::Runtime("reserve_values", args) => match args.as_slice() {
             [Expr::Var(v @ Local::Vals(t)), bound] => {
                 Some((*t, Reserve::Values(*v, bound.clone())))
             }
@@ -105,15 +119,9 @@ fn reservation(s: &Stmt) -> Option<(usize, Reserve)> {
 }
 
 /// The level `s` finalizes, if it is `level.append_finalize(..)?`.
-fn finalized(s: &Stmt) -> Option<Local> {
+fn finalized(bounded: &Declares, s: &Stmt) -> Option<Local> {
     match s {
-        Stmt::Expr(Expr::Try(e)) => match &**e {
-            Expr::Call(r, "append_finalize", _) => match &**r {
-                Expr::Var(l @ Local::Level(..)) => Some(*l),
-                _ => None,
-            },
-            _ => None,
-        },
+        Stmt::Expr(Expr::Try(e)) => level_call(bounded, e, LevelFn::AppendFinalize).map(|c| c.0),
         _ => None,
     }
 }
@@ -124,7 +132,7 @@ fn into_room(bounded: &Declares, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let found: Vec<(usize, usize, Reserve)> = body
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| reservation(s).map(|(t, r)| (i, t, r)))
+        .filter_map(|(i, s)| reservation(bounded, s).map(|(t, r)| (i, t, r)))
         .collect();
     let (Some(&(_, t, _)), Some(&(last, _, _))) = (found.first(), found.last()) else {
         return body;
@@ -134,7 +142,7 @@ fn into_room(bounded: &Declares, mut body: Vec<Stmt>) -> Vec<Stmt> {
         return body;
     }
     let Some(end) = (last + 1..body.len())
-        .find(|&i| matches!(finalized(&body[i]), Some(Local::Level(u, _)) if u == t))
+        .find(|&i| matches!(finalized(bounded, &body[i]), Some(Local::Level(u, _)) if u == t))
     else {
         return body;
     };
@@ -147,11 +155,17 @@ fn into_room(bounded: &Declares, mut body: Vec<Stmt>) -> Vec<Stmt> {
     for (i, _, r) in found {
         replaced[i] = match (r, &fused) {
             (Reserve::Level(l, bound), Some((f, v, _))) if l == *f => {
-                let take = call(var(l), "append_bounded_entries", vec![var(*v), bound]);
+                let Some(name) = bounded(l, LevelFn::AppendBoundedEntries) else {
+                    unreachable!("`entries` pairs only a level that declares it")
+                };
+                let take = call(var(l), name, vec![var(*v), bound]);
                 Some(Some(Stmt::Let(l, true, try_(take))))
             }
-            (Reserve::Level(l, bound), _) if bounded(l, LevelFn::AppendBounded) => {
-                let take = call(var(l), "append_bounded", vec![bound]);
+            (Reserve::Level(l, bound), _) if bounded(l, LevelFn::AppendBounded).is_some() => {
+                let Some(name) = bounded(l, LevelFn::AppendBounded) else {
+                    unreachable!("matched above")
+                };
+                let take = call(var(l), name, vec![bound]);
                 Some(Some(Stmt::Let(l, true, try_(take))))
             }
             (Reserve::Level(..), _) => None,
@@ -198,10 +212,10 @@ fn entries(
     let rest = &body[last + 1..];
     found.iter().find_map(|(_, _, r)| match r {
         Reserve::Level(l, _)
-            if bounded(*l, LevelFn::AppendBoundedEntries)
-                && rest.iter().any(|s| finalized(s) == Some(*l)) =>
+            if bounded(*l, LevelFn::AppendBoundedEntries).is_some()
+                && rest.iter().any(|s| finalized(bounded, s) == Some(*l)) =>
         {
-            pair(rest, *l, v).map(|paired| (*l, v, paired))
+            pair(bounded, rest, *l, v).map(|paired| (*l, v, paired))
         }
         _ => None,
     })
@@ -215,12 +229,15 @@ fn entries(
 /// or writing them into the task's windows) join as a bounded level's writer joins the
 /// output's: the windows are the room, so no bound is passed.
 fn task_entries(bounded: &Declares, l: Local, v: Local, body: Vec<Stmt>) -> Vec<Stmt> {
-    let starts = |s: &Stmt| matches!(s, Stmt::Expr(Expr::Call(r, "append_init", _)) if is(r, l));
-    let joins = bounded(l, LevelFn::AppendBoundedEntries)
+    let starts = |s: &Stmt| match s {
+        Stmt::Expr(e) => level_call(bounded, e, LevelFn::AppendInit).is_some_and(|c| c.0 == l),
+        _ => false,
+    };
+    let joins = bounded(l, LevelFn::AppendBoundedEntries).is_some()
         && body.first().is_some_and(starts)
-        && body.iter().any(|s| finalized(s) == Some(l));
+        && body.iter().any(|s| finalized(bounded, s) == Some(l));
     let paired = match joins {
-        true => pair(&body[1..], l, v),
+        true => pair(bounded, &body[1..], l, v),
         false => None,
     };
     let Some(paired) = paired else {
@@ -236,24 +253,27 @@ fn task_entries(bounded: &Declares, l: Local, v: Local, body: Vec<Stmt>) -> Vec<
 
 /// `stmts` with every `l.append_coord(j); v.push(e);` made `l.append_entry(j, e)`, if that
 /// leaves neither a use of `v` nor another append of coordinates to `l`.
-fn pair(stmts: &[Stmt], l: Local, v: Local) -> Option<Vec<Stmt>> {
-    let paired = pair_block(stmts.to_vec(), l, v);
+fn pair(bounded: &Declares, stmts: &[Stmt], l: Local, v: Local) -> Option<Vec<Stmt>> {
+    let paired = pair_block(bounded, stmts.to_vec(), l, v);
     let mut lone = false;
     visit_stmts(&paired, &mut |s| {
-        lone |= matches!(s, Stmt::Expr(Expr::Call(r, "append_coord" | "append_coords", _))
-            if is(r, l));
+        let Stmt::Expr(e) = s else { return };
+        lone |= [LevelFn::AppendCoord, LevelFn::AppendCoords]
+            .into_iter()
+            .any(|f| level_call(bounded, e, f).is_some_and(|c| c.0 == l));
     });
     (!lone && !block_uses(&paired, v)).then_some(paired)
 }
 
-fn pair_block(stmts: Vec<Stmt>, l: Local, v: Local) -> Vec<Stmt> {
+fn pair_block(bounded: &Declares, stmts: Vec<Stmt>, l: Local, v: Local) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(stmts.len());
     let mut it = stmts.into_iter().peekable();
     while let Some(s) = it.next() {
         let coord = match &s {
-            Stmt::Expr(Expr::Call(r, "append_coord", args)) if is(r, l) && args.len() == 1 => {
-                Some(args[0].clone())
-            }
+            Stmt::Expr(e) => match level_call(bounded, e, LevelFn::AppendCoord) {
+                Some((m, [j])) if m == l => Some(j.clone()),
+                _ => None,
+            },
             _ => None,
         };
         let value = match (&coord, it.peek()) {
@@ -270,10 +290,14 @@ fn pair_block(stmts: Vec<Stmt>, l: Local, v: Local) -> Vec<Stmt> {
             continue;
         }
         out.push(match s {
-            Stmt::For(n, lo, hi, b) => Stmt::For(n, lo, hi, pair_block(b, l, v)),
-            Stmt::While(c, b) => Stmt::While(c, pair_block(b, l, v)),
-            Stmt::If(c, a, b) => Stmt::If(c, pair_block(a, l, v), pair_block(b, l, v)),
-            Stmt::Block(n, b) => Stmt::Block(n, pair_block(b, l, v)),
+            Stmt::For(n, lo, hi, b) => Stmt::For(n, lo, hi, pair_block(bounded, b, l, v)),
+            Stmt::While(c, b) => Stmt::While(c, pair_block(bounded, b, l, v)),
+            Stmt::If(c, a, b) => Stmt::If(
+                c,
+                pair_block(bounded, a, l, v),
+                pair_block(bounded, b, l, v),
+            ),
+            Stmt::Block(n, b) => Stmt::Block(n, pair_block(bounded, b, l, v)),
             s => s,
         });
     }
