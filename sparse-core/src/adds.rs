@@ -23,14 +23,45 @@
 //! every row, then filling) cost the loop twice.
 
 use crate::ir::{self, block_uses, Assign, Expr, Local, Stmt};
+use crate::level::{LevelDecl, LevelFn};
 use std::collections::HashSet;
+
+/// The names under which an appended output's last level declares the functions its rows
+/// call: counts and the parallel pass recognize its calls by them, never by a convention.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct AppendFns {
+    /// `append_coord(j)`.
+    pub coord: Option<&'static str>,
+    /// `append_coords(keys)`.
+    pub coords: Option<&'static str>,
+    /// `append_edges(parent, begin, end)`.
+    pub edges: Option<&'static str>,
+    /// `len()`, a segment's bound.
+    pub len: Option<&'static str>,
+}
+
+impl AppendFns {
+    /// The functions as `decl` declares them.
+    pub fn of(decl: &LevelDecl) -> AppendFns {
+        let name = |f| decl.function(f).map(|f| f.name);
+        AppendFns {
+            coord: name(LevelFn::AppendCoord),
+            coords: name(LevelFn::AppendCoords),
+            edges: name(LevelFn::AppendEdges),
+            len: name(LevelFn::Len),
+        }
+    }
+
+    /// Whether `m` is the declared name of one of `fns`.
+    pub fn names(m: &str, fns: &[Option<&'static str>]) -> bool {
+        fns.contains(&Some(m))
+    }
+}
 
 /// What a count counts, and the locals whose statements it removes.
 struct Event {
-    /// Whether `s` is one occurrence (before counting).
-    is: fn(&Stmt, Local) -> bool,
-    /// The output's level, whose calls `is` reads.
-    level: Local,
+    /// One occurrence (before counting) is a call of this method on this local.
+    call: (Local, &'static str),
     /// The locals a statement that touches is removed (the output's, the accumulator).
     touched: Vec<Local>,
     /// The local counted into.
@@ -43,11 +74,16 @@ impl Event {
         Stmt::Assign(ir::var(self.counter), Assign::Add, Expr::Usize(1))
     }
 
+    /// Whether `s` is one occurrence (before counting).
+    fn is(&self, s: &Stmt) -> bool {
+        matches!(s, Stmt::Expr(Expr::Call(r, m, _)) if *m == self.call.1 && is(r, self.call.0))
+    }
+
     /// Whether `body` holds an occurrence (before counting) or counts one (after).
     fn in_block(&self, body: &[Stmt]) -> bool {
         let mut found = false;
         ir::visit_stmts(body, &mut |s| {
-            found |= (self.is)(s, self.level) || self.counts(s);
+            found |= self.is(s) || self.counts(s);
         });
         found
     }
@@ -63,13 +99,18 @@ impl Event {
 /// [`Local::Adds`], which they start at 0; `None` unless every coordinate the row appends
 /// to `level` is a key of the accumulator (`level.append_coords(workspace.keys())`), or if
 /// a statement kept reads a local that a removed statement set, or if the row adds nothing.
-pub fn row_adds(row_body: &[Stmt], level: Local, vals: Local) -> Option<Vec<Stmt>> {
-    if !appends_keys_only(row_body, level) {
+pub fn row_adds(
+    row_body: &[Stmt],
+    level: Local,
+    vals: Local,
+    fns: &AppendFns,
+) -> Option<Vec<Stmt>> {
+    if !appends_keys_only(row_body, level, fns) {
         return None;
     }
+    // The accumulator's own method (the runtime's `DenseAccumulator`), not a level's.
     let adds = Event {
-        is: |s, _| matches!(s, Stmt::Expr(Expr::Call(r, "add_unchecked", _)) if is(r, Local::Workspace)),
-        level,
+        call: (Local::Workspace, "add_unchecked"),
         touched: vec![level, vals, Local::Workspace],
         counter: Local::Adds,
     };
@@ -81,16 +122,20 @@ pub fn row_adds(row_body: &[Stmt], level: Local, vals: Local) -> Option<Vec<Stmt
 /// which they start at 0: a bound of the entries the iteration appends. `None` unless every
 /// coordinate is appended alone (`level.append_coord(j)`), or if a statement kept reads a
 /// local that a removed statement set, or if the iteration appends nothing.
-pub fn position_appends(body: &[Stmt], level: Local, vals: Local) -> Option<Vec<Stmt>> {
+pub fn position_appends(
+    body: &[Stmt],
+    level: Local,
+    vals: Local,
+    fns: &AppendFns,
+) -> Option<Vec<Stmt>> {
     let alone = !ir::any_expr(body, &mut |e| match e {
         Expr::Call(r, m, _) if is(r, level) => {
-            !matches!(*m, "len" | "append_coord" | "append_edges")
+            !AppendFns::names(m, &[fns.len, fns.coord, fns.edges])
         }
         _ => false,
     });
     let appends = Event {
-        is: |s, level| matches!(s, Stmt::Expr(Expr::Call(r, "append_coord", _)) if is(r, level)),
-        level,
+        call: (level, fns.coord?),
         touched: vec![level, vals],
         counter: Local::Appends,
     };
@@ -128,7 +173,7 @@ fn count_block(body: &[Stmt], event: &Event, removed: &mut HashSet<Local>) -> Op
     for s in body {
         let touches = |e: &Expr| event.touched.iter().any(|&l| ir::expr_uses(e, l));
         let kept = match s {
-            s if (event.is)(s, event.level) => Some(event.counted()),
+            s if event.is(s) => Some(event.counted()),
             Stmt::For(l, lo, hi, b) if !touches(lo) && !touches(hi) => {
                 let b = count_block(b, event, removed)?;
                 event
@@ -186,11 +231,11 @@ fn count_block(body: &[Stmt], event: &Event, removed: &mut HashSet<Local>) -> Op
 
 /// Whether every coordinate `row_body` appends to `level` is a key of the accumulator: its
 /// only appends are `level.append_coords(workspace.keys())`.
-fn appends_keys_only(row_body: &[Stmt], level: Local) -> bool {
+fn appends_keys_only(row_body: &[Stmt], level: Local, fns: &AppendFns) -> bool {
     let keys = |args: &[Expr]| matches!(args, [Expr::Call(w, "keys", a)] if a.is_empty() && is(w, Local::Workspace));
     !ir::any_expr(row_body, &mut |e| match e {
-        Expr::Call(r, "append_coords", args) if is(r, level) => !keys(args),
-        Expr::Call(r, m, _) if is(r, level) => !matches!(*m, "len" | "append_edges"),
+        Expr::Call(r, m, args) if is(r, level) && fns.coords == Some(*m) => !keys(args),
+        Expr::Call(r, m, _) if is(r, level) => !AppendFns::names(m, &[fns.len, fns.edges]),
         _ => false,
     })
 }
@@ -223,6 +268,11 @@ mod tests {
     const VALS: Local = Local::Vals(0);
     const A: Local = Local::Level(1, 1);
     const B: Local = Local::Level(2, 1);
+
+    /// The append functions of a CSR output's last level.
+    fn fns() -> AppendFns {
+        AppendFns::of(&crate::level::COMPRESSED)
+    }
 
     /// `let (p, end) = level.pos_bounds_unchecked(parent); for p in p..end { body }`, as
     /// access `a` iterates a level.
@@ -302,7 +352,7 @@ mod tests {
 
     #[test]
     fn a_gustavson_row_counts_its_products() {
-        let counted = row_adds(&gustavson(copy_keys()), C, VALS).expect("a bound");
+        let counted = row_adds(&gustavson(copy_keys()), C, VALS, &fns()).expect("a bound");
         let mut adds = 0;
         ir::visit_stmts(&counted, &mut |s| {
             adds += usize::from(matches!(
@@ -328,14 +378,14 @@ mod tests {
             "append_coord",
             vec![Expr::Usize(0)],
         )));
-        assert!(row_adds(&gustavson(rest), C, VALS).is_none());
+        assert!(row_adds(&gustavson(rest), C, VALS, &fns()).is_none());
         // Coordinates appended from elsewhere than the keys.
         let rest = vec![Stmt::Expr(call(
             var(C),
             "append_coords",
             vec![call(var(A), "coords", vec![])],
         ))];
-        assert!(row_adds(&gustavson(rest), C, VALS).is_none());
+        assert!(row_adds(&gustavson(rest), C, VALS, &fns()).is_none());
     }
 
     #[test]
@@ -348,7 +398,7 @@ mod tests {
             n,
             gustavson(vec![]),
         )];
-        assert!(row_adds(&body, C, VALS).is_none());
+        assert!(row_adds(&body, C, VALS, &fns()).is_none());
     }
 
     #[test]
@@ -364,9 +414,9 @@ mod tests {
             Stmt::Let(n, false, call(var(Local::Workspace), "len", vec![])),
             Stmt::For(Local::Cursor, Expr::Usize(0), var(n), vec![add]),
         ];
-        assert!(row_adds(&body, C, VALS).is_none());
+        assert!(row_adds(&body, C, VALS, &fns()).is_none());
         // A row that adds nothing.
-        assert!(row_adds(&copy_keys(), C, VALS).is_none());
+        assert!(row_adds(&copy_keys(), C, VALS, &fns()).is_none());
     }
 
     /// One position of TTV's loop over a CSF root (`b` access 1, levels `A` and `B`):
@@ -417,8 +467,26 @@ mod tests {
     }
 
     #[test]
+    fn calls_are_recognized_by_the_declared_names() {
+        let body = ttv_position(append_entry());
+        // A level declaring its coordinate append under another name appends nothing here.
+        let renamed = AppendFns {
+            coord: Some("push_coordinate"),
+            ..fns()
+        };
+        assert!(position_appends(&body, C, VALS, &renamed).is_none());
+        let undeclared = AppendFns {
+            coord: None,
+            ..fns()
+        };
+        assert!(position_appends(&body, C, VALS, &undeclared).is_none());
+        assert!(position_appends(&body, C, VALS, &fns()).is_some());
+    }
+
+    #[test]
     fn a_ttv_position_counts_its_fibers() {
-        let counted = position_appends(&ttv_position(append_entry()), C, VALS).expect("a bound");
+        let counted =
+            position_appends(&ttv_position(append_entry()), C, VALS, &fns()).expect("a bound");
         // `let mut appends = 0; let (p, end) = a.pos_bounds(..); for p in p..end { appends += 1 }`:
         // the flag's condition dropped, the sum and everything of the output gone.
         assert!(matches!(
@@ -463,15 +531,15 @@ mod tests {
             Assign::Set,
             Expr::Bool(true),
         ));
-        assert!(position_appends(&ttv_position(guarded), C, VALS).is_none());
+        assert!(position_appends(&ttv_position(guarded), C, VALS, &fns()).is_none());
         // Coordinates appended more than one at a time.
         let many = vec![Stmt::Expr(call(
             var(C),
             "append_coords",
             vec![call(var(A), "coords", vec![])],
         ))];
-        assert!(position_appends(&ttv_position(many), C, VALS).is_none());
+        assert!(position_appends(&ttv_position(many), C, VALS, &fns()).is_none());
         // No append at all.
-        assert!(position_appends(&ttv_position(vec![]), C, VALS).is_none());
+        assert!(position_appends(&ttv_position(vec![]), C, VALS, &fns()).is_none());
     }
 }

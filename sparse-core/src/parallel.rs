@@ -93,7 +93,7 @@
 //! `pos_hi`, which starts a run or ends the root). An iteration covers a whole run, so no
 //! per-position count bounds it: such a loop is assembled apart.
 
-use crate::adds;
+use crate::adds::{self, AppendFns};
 use crate::ir::{self, Bound, Expr, Local, Op, Split, Stmt};
 use crate::level::LevelFn;
 use crate::notation::{Kernel, TensorId, VarId};
@@ -233,9 +233,15 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         _ => None,
     };
     let at = at + usize::from(workspace.is_some());
+    let fns = AppendFns::of(
+        kernel
+            .format_of(kernel.output_access().expect("an output"))
+            .levels[1]
+            .decl,
+    );
     let writes = match workspace {
-        Some(_) => Writes::Accumulated,
-        None => Writes::Appended,
+        Some(_) => Writes::Accumulated(fns),
+        None => Writes::Appended(fns),
     };
     // The loop over the rows: `for i in 0..dim_i`, or over the positions of a root level
     // whose coordinates are the rows (after the `let` of its bounds).
@@ -300,9 +306,8 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
                 .find_map(|s| reserved(s, (level, reserve?)))
                 .and_then(|b| rows_bound(kernel, v, b))
                 .map(Bound::Rows),
-            Some(_) => {
-                adds::row_adds(&loop_body, level, Local::Vals(t)).map(|adds| Bound::Adds(var, adds))
-            }
+            Some(_) => adds::row_adds(&loop_body, level, Local::Vals(t), &fns)
+                .map(|adds| Bound::Adds(var, adds)),
         };
         let task = append_task(&names, level, v, &[], (var, None), loop_body, false);
         let output = (level, v, workspace, bound);
@@ -318,7 +323,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     // positions, which a per-position count does not bound). Either way the serial assembly
     // stays where the runtime does not split (one thread, few positions).
     let bound = match runs {
-        None => adds::position_appends(&loop_body, level, Local::Vals(t)),
+        None => adds::position_appends(&loop_body, level, Local::Vals(t), &fns),
         Some(_) => None,
     };
     let reserves = match bound {
@@ -868,12 +873,12 @@ pub(crate) enum Writes {
     /// Only through the compute-only counter: `stored = store_next(vals, stored, v)?`.
     Stored,
     /// Only by appending to its last level and values (`append_coord`, `append_coords`,
-    /// `append_edges` with the row as parent position, `vals.push`, `vals.extend`), into the
-    /// task's own.
-    Appended,
+    /// `append_edges` with the row as parent position, under the names the level declares;
+    /// `vals.push`, `vals.extend`), into the task's own.
+    Appended(AppendFns),
     /// As [`Writes::Appended`], through a dense accumulator of the task's own: adding to it,
     /// sorting, reading its keys and values (all of them), clearing it.
-    Accumulated,
+    Accumulated(AppendFns),
     /// Not at all: the iteration only folds a term into temporary `acc`, by `update`
     /// (`crate::reduction`), and may leave the fold's block when `acc` equals a constant.
     Folded {
@@ -1063,13 +1068,17 @@ impl Scope {
     /// segment's parent must be the row itself (a task rebases it), and the output's first
     /// level is read nowhere (its positions are the whole output's).
     fn appends(&self, e: &Expr) -> bool {
-        let Some(t) = self.t else { return false };
+        let (Some(t), Some(fns)) = (self.t, self.appends_by()) else {
+            return false;
+        };
         let level = Local::Level(t, 1);
         match e {
-            Expr::Call(r, "append_coord" | "append_coords", args) if is_var(r, level) => {
+            Expr::Call(r, m, args)
+                if is_var(r, level) && AppendFns::names(m, &[fns.coord, fns.coords]) =>
+            {
                 args.iter().all(|a| self.expr_ok(a))
             }
-            Expr::Call(r, "append_edges", args) if is_var(r, level) => {
+            Expr::Call(r, m, args) if is_var(r, level) && fns.edges == Some(*m) => {
                 args.first().is_some_and(|p| is_var(p, self.row))
                     && args.iter().all(|a| self.expr_ok(a))
             }
@@ -1082,14 +1091,27 @@ impl Scope {
 
     /// Whether the loop appends, into a level and values of the task's own.
     fn appending(&self) -> bool {
-        matches!(self.writes, Writes::Appended | Writes::Accumulated)
+        self.appends_by().is_some()
+    }
+
+    /// The output level's append functions, if the loop appends.
+    fn appends_by(&self) -> Option<AppendFns> {
+        match self.writes {
+            Writes::Appended(fns) | Writes::Accumulated(fns) => Some(fns),
+            _ => None,
+        }
+    }
+
+    /// Whether the loop appends through a dense accumulator of the task's own.
+    fn accumulating(&self) -> bool {
+        matches!(self.writes, Writes::Accumulated(_))
     }
 
     /// Whether `e` adds to, sorts or clears the task's accumulator ([`Writes::Accumulated`]).
     fn accumulates(&self, e: &Expr) -> bool {
         match e {
             Expr::Call(r, "add_unchecked" | "sort" | "clear", args)
-                if self.writes == Writes::Accumulated && is_var(r, Local::Workspace) =>
+                if self.accumulating() && is_var(r, Local::Workspace) =>
             {
                 args.iter().all(|a| self.expr_ok(a))
             }
@@ -1120,7 +1142,7 @@ impl Scope {
         match e {
             // All the keys or values of the task's accumulator, or their count.
             Expr::Call(r, "keys" | "values" | "len" | "is_empty", args)
-                if self.writes == Writes::Accumulated && is_var(r, Local::Workspace) =>
+                if self.accumulating() && is_var(r, Local::Workspace) =>
             {
                 args.is_empty()
             }
@@ -1128,7 +1150,7 @@ impl Scope {
             Expr::Var(Local::Level(u, 0)) if Some(*u) == self.t && apart => false,
             // Its last level, only for the task's own `len()`, a segment's bound.
             Expr::Call(r, m, args) if apart && self.is_output_level(r, 1) => {
-                *m == "len" && args.is_empty()
+                self.appends_by().is_some_and(|fns| fns.len == Some(*m)) && args.is_empty()
             }
             Expr::Var(l) => self.bound.contains(l) || shared_read_only(*l, self.t),
             Expr::Index(base, at) if self.indexed(base) => ok(at),
