@@ -1078,6 +1078,28 @@ impl Emitter<'_> {
                     )?;
                 }
             }
+            // Chunks of a root's runs, each filling a window of one entry per position.
+            Split::Appended {
+                rows,
+                level,
+                root: (root, first, end),
+                bound: Some(Bound::Positions),
+                ..
+            } => {
+                let (rows, level) = (e(rows), self.local(*level));
+                let (first, end, root) = (e(first), e(end), self.local(*root));
+                let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
+                quote! {
+                    ::sparse_runtime::__private::parallel_append_runs_bounded(
+                        #level,
+                        #vals,
+                        #rows,
+                        (#first, #end),
+                        |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                        #task,
+                    )?;
+                }
+            }
             // Tasks of consecutive positions of a root level (split as `Split::Positions`
             // splits them) assembling a sparse output, each into a level and values of its own
             // (the closure's, shadowing the output's), concatenated by the runtime in row

@@ -416,6 +416,10 @@ pub enum Bound {
     /// Of position `.0` of the root (the loop's variable): the value of [`Local::Appends`]
     /// after `.1`, the position's loops counting its appends (`crate::adds`).
     Appends(Local, Vec<Stmt>),
+    /// Of the positions [`Local::PosLo`]`..`[`Local::PosHi`] of a root iterated by its runs:
+    /// their count, where each root position holds one entry of its tensor and those
+    /// entries bound the output's (`crate::parallel`).
+    Positions,
 }
 
 impl Bound {
@@ -423,7 +427,7 @@ impl Bound {
     fn exprs(&self) -> Vec<&Expr> {
         match self {
             Bound::Rows(e) => vec![e],
-            Bound::Adds(..) | Bound::Appends(..) => vec![],
+            Bound::Adds(..) | Bound::Appends(..) | Bound::Positions => vec![],
         }
     }
 
@@ -435,6 +439,7 @@ impl Bound {
                 f(*row);
                 visit_locals(body, f);
             }
+            Bound::Positions => {}
         }
     }
 
@@ -444,6 +449,7 @@ impl Bound {
             Bound::Rows(e) => Bound::Rows(g(e)),
             Bound::Adds(row, body) => Bound::Adds(row, map_exprs(body, &mut |e| g(e))),
             Bound::Appends(p, body) => Bound::Appends(p, map_exprs(body, &mut |e| g(e))),
+            Bound::Positions => Bound::Positions,
         }
     }
 }
@@ -818,6 +824,20 @@ impl Printer<'_, '_> {
                         writeln!(
                             self.f,
                             "{pad}}}: parallel rows 0..{rows} by positions {lo}..{hi} of {r} filling {level} in windows of those {{"
+                        )?;
+                    }
+                    Split::Appended {
+                        rows,
+                        level,
+                        root: (r, lo, hi),
+                        bound: Some(Bound::Positions),
+                        ..
+                    } => {
+                        let (rows, level) = (self.expr(rows), self.name(Some(level)));
+                        let (lo, hi, r) = (self.expr(lo), self.expr(hi), self.name(Some(r)));
+                        writeln!(
+                            self.f,
+                            "{pad}parallel rows 0..{rows} by runs of positions {lo}..{hi} of {r} filling {level} in windows of one entry per position {{"
                         )?;
                     }
                     Split::Appended {

@@ -91,7 +91,11 @@
 //! start at runs, as above, so a task running the same loop from `p = pos_lo` to `end =
 //! pos_hi` visits exactly the serial loop's runs of its positions (`run_end` stops at
 //! `pos_hi`, which starts a run or ends the root). An iteration covers a whole run, so no
-//! per-position count bounds it: such a loop is assembled apart.
+//! per-position count of the loop bounds it. Where lowering reserved the output's entries as
+//! the root tensor's entries and each level below the root holds one entry per position (a
+//! `Coo3`'s singletons), the positions themselves bound them ([`Bound::Positions`]): the
+//! runtime's `parallel_append_runs_bounded` fills chunks of runs into windows of their
+//! position counts, placed in order, as above. Otherwise such a loop is assembled apart.
 
 use crate::adds::{self, AppendFns};
 use crate::ir::{self, Bound, Expr, Local, Op, Split, Stmt};
@@ -323,8 +327,14 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     // positions, which a per-position count does not bound). Either way the serial assembly
     // stays where the runtime does not split (one thread, few positions).
     let bound = match runs {
-        None => adds::position_appends(&loop_body, level, Local::Vals(t), &fns),
-        Some(_) => None,
+        None => adds::position_appends(&loop_body, level, Local::Vals(t), &fns)
+            .map(|appends| Bound::Appends(var, appends)),
+        Some(_) => {
+            let reservation = region[1..1 + prelude]
+                .iter()
+                .find_map(|s| reserved(s, (level, reserve?)));
+            runs_bound(kernel, root.0, reservation).then_some(Bound::Positions)
+        }
     };
     let reserves = match bound {
         Some(_) => &[][..],
@@ -341,7 +351,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         level,
         root,
         work,
-        bound: bound.map(|appends| Bound::Appends(var, appends)),
+        bound,
     };
     // The bounds of the root level go before the choice (the tasks read them).
     let bounds: Vec<Stmt> = region.drain(1 + prelude..loop_at - a).collect();
@@ -381,6 +391,35 @@ fn reserved<'s>(s: &'s Stmt, (level, reserve): (Local, &str)) -> Option<&'s Expr
         Stmt::Expr(Expr::Call(r, m, args)) if *m == reserve && is_var(r, level) => args.first(),
         _ => None,
     }
+}
+
+/// Whether a loop over the runs of `root` (a tensor's first level) appends at most one entry
+/// per root position ([`Bound::Positions`]): lowering reserved the output's entries as that
+/// tensor's entry count (`reservation`, `b_vals.len()`), every level of the tensor below its
+/// root holds one entry per position (branchless and compact: a `Coo3`'s singletons, so the
+/// entries below positions `lo..hi` are `hi - lo`), and no access reads it through a window.
+/// As for [`rows_bound`], the entries the output's rows hold come from the operand's entries
+/// of the same rows; the runtime checks every window regardless.
+fn runs_bound(kernel: &Kernel, root: Local, reservation: Option<&Expr>) -> bool {
+    let Local::Level(r, 0) = root else {
+        return false;
+    };
+    let counts_root = matches!(reservation,
+        Some(Expr::Call(x, "len", args)) if args.is_empty() && is_vals(x, r));
+    let Some(tensor) = kernel.tensors.get(r) else {
+        return false;
+    };
+    let format = &tensor.format;
+    let one_per_position = format.remap.is_none()
+        && format.levels[1..]
+            .iter()
+            .all(|l| l.is_branchless() && l.is_compact());
+    let unwindowed = kernel
+        .accesses
+        .iter()
+        .filter(|a| a.tensor == r)
+        .all(|a| a.windows.iter().all(Option::is_none));
+    counts_root && one_per_position && unwindowed
 }
 
 /// The bound of the entries the rows `row_lo..row_hi` append, from the bound of all of them

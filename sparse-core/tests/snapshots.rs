@@ -36,8 +36,9 @@ fn ttv_on_csf() {
     ));
 }
 
-/// Over the runs of a root that is not unique: tasks of whole runs, each appending into
-/// arrays of its own, where the runtime splits; the serial assembly otherwise.
+/// Over the runs of a root that is not unique: chunks of whole runs, each filling a window
+/// of one entry per position (a `Coo3`'s singletons), where the runtime splits; the serial
+/// assembly otherwise.
 #[test]
 fn ttv_on_coo3() {
     insta::assert_snapshot!(generated(

@@ -457,6 +457,7 @@ pub mod __private {
     pub use crate::parallel::append_counted_accumulated as parallel_append_counted_accumulated;
     pub use crate::parallel::append_positions as parallel_append_positions;
     pub use crate::parallel::append_positions_bounded as parallel_append_positions_bounded;
+    pub use crate::parallel::append_runs_bounded as parallel_append_runs_bounded;
     pub use crate::parallel::fold as parallel_fold;
     pub use crate::parallel::fold_chunks as parallel_fold_chunks;
     pub use crate::parallel::fold_splits as parallel_fold_splits;

@@ -33,8 +33,8 @@ mod counted;
 #[doc(hidden)]
 pub use counted::{
     append_bounded, append_bounded_accumulated, append_counted, append_counted_accumulated,
-    append_positions_bounded, CountEntries, CountRows, Discard, FillEntries, FillRows, FillValues,
-    KeyCounter,
+    append_positions_bounded, append_runs_bounded, CountEntries, CountRows, Discard, FillEntries,
+    FillRows, FillValues, KeyCounter,
 };
 
 /// The fewest output components a parallel task computes: below that, a task's work is
@@ -146,6 +146,7 @@ pub fn with_min_rows<R>(rows: usize, f: impl FnOnce() -> R) -> R {
 /// The input entries a parallel task of a dense output's rows reads, at least, where its rows
 /// are few and each reads many (a 3-tensor's slices, a short matrix of long rows): about
 /// 30-100 microseconds of work, against a few to hand a task to another thread.
+#[cfg(feature = "parallel")]
 const TASK_WORK: usize = 1 << 15;
 
 /// The rows of one task over `rows` rows of `row_len` components each, of a loop that reads
@@ -153,6 +154,7 @@ const TASK_WORK: usize = 1 << 15;
 /// [`TASK_WORK`] entries (on average), so that heavy rows still make several tasks: TTV into
 /// a dense vector from a 2000-slice tensor of 8M entries had one task of 4096 rows, and ran
 /// on one thread. [`with_min_rows`]'s where set.
+#[cfg(feature = "parallel")]
 fn task_rows(rows: usize, row_len: usize, work: usize) -> usize {
     let by_components = min_rows(row_len);
     if MIN_ROWS.with(Cell::get).is_some() {
@@ -1150,6 +1152,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "parallel")]
     fn heavy_rows_make_smaller_tasks() {
         // Light rows: tasks of `min_rows`, as before.
         assert_eq!(task_rows(1 << 20, 1, 6 << 20), TASK_COMPONENTS);

@@ -4,7 +4,8 @@
 //! (`parallel_append_counted`: the sums are dead code in the counting phase), over a root's
 //! positions (TTV on a `Csf3`) in chunks of positions, each bounded by its `(i, j)`
 //! positions and placed in order (`parallel_append_positions_bounded`), over the runs of a
-//! root that is not unique (TTV on a `Coo3`) in tasks of runs, each into arrays of its own.
+//! root that is not unique (TTV on a `Coo3`) in chunks of runs, each bounded by its positions
+//! (`parallel_append_runs_bounded`).
 //! Split at every row (or root position), at every few, and by default, the output equals
 //! the serial kernel's (pattern and values bit for bit) and passes validation, on operands
 //! with empty rows and empty operands.

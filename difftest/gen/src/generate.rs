@@ -202,8 +202,7 @@ fn row_product(g: &mut Gen) -> Expr {
 /// root positions, each bounding its entries by the appends it runs (the `(i, j)` positions
 /// below it), so a `Csr` output is assembled in chunks of positions in one phase
 /// (`parallel_append_positions_bounded`); over a `Coo3`, its loop runs over the root's runs,
-/// in tasks of whole runs that each append into arrays of their own
-/// (`parallel_append_positions`).
+/// in chunks of whole runs bounded by their positions (`parallel_append_runs_bounded`).
 pub const P_ROW_ROOT: f64 = 0.3;
 
 /// The 3-tensor formats of [`P_ROW_ROOT`]'s kernels: a sparse first level, unique (`Csf3`,

@@ -892,23 +892,107 @@ where
 {
     let n = hi.saturating_sub(lo);
     let ends = row_ends(n, &|k| bound(lo + k))?;
-    let chunks = position_chunks(rows, (lo, hi), ends[n], &|p| ends[p - lo], &row_of);
+    let ends_at = |p: usize| ends[p - lo];
+    // The bounds are the appends the loop runs: near its entries, so a fresh output's
+    // windows are touched first.
+    let prefault = true;
+    chunks_bounded(
+        level,
+        vals,
+        (rows, (lo, hi), prefault),
+        &row_of,
+        &ends_at,
+        &fill,
+    )
+}
+
+/// [`append_positions_bounded`] where every position bounds one entry: a loop over the runs
+/// of a root (`while p < end { ..; p = run_end(p, end) }`) below which each of the root
+/// tensor's levels holds one entry per position (TTV from a `Coo3`, whose singletons below
+/// the root give each root position one entry), and whose entries bound the output's (the
+/// reservation lowering made). A chunk's window is its count of positions, so nothing is
+/// computed per position; chunks start at runs, so each runs whole runs, as the serial loop.
+/// The bound is loose where runs repeat a row's coordinates (TTV: one entry per `(i, j)`
+/// run, not per position), so a fresh output's windows are left to fault where written.
+#[doc(hidden)]
+pub fn append_runs_bounded<L, V, R, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    rows: usize,
+    (lo, hi): (usize, usize),
+    row_of: R,
+    fill: F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    R: Fn(usize) -> usize,
+    F: Fn(
+            usize,
+            usize,
+            usize,
+            usize,
+            &mut FillRows<'_, L::Coord>,
+            &mut FillValues<'_, V>,
+        ) -> Result<(), Error>
+        + Sync
+        + Send,
+{
+    let hi = hi.max(lo);
+    let ends_at = |p: usize| p - lo;
+    chunks_bounded(
+        level,
+        vals,
+        (rows, (lo, hi), false),
+        &row_of,
+        &ends_at,
+        &fill,
+    )
+}
+
+/// The chunks of positions `lo..hi` (`ends_at(p)`: the bounded entries of positions `lo..p`,
+/// non-decreasing, `ends_at(hi)` the total) filled into windows of their bounds and placed
+/// in order, or counted first where the windows' total does not fit the index type (see
+/// [`append_positions_bounded`]).
+fn chunks_bounded<L, V, F>(
+    level: &mut L,
+    vals: &mut Vec<V>,
+    (rows, (lo, hi), prefault): (usize, (usize, usize), bool),
+    row_of: &impl Fn(usize) -> usize,
+    ends_at: &impl Fn(usize) -> usize,
+    fill: &F,
+) -> Result<(), Error>
+where
+    L: AppendRows,
+    V: Value,
+    F: Fn(
+            usize,
+            usize,
+            usize,
+            usize,
+            &mut FillRows<'_, L::Coord>,
+            &mut FillValues<'_, V>,
+        ) -> Result<(), Error>
+        + Sync,
+{
+    let total = ends_at(hi);
+    let chunks = position_chunks(rows, (lo, hi), total, ends_at, row_of);
     let row_bounds: Vec<usize> = chunks.iter().map(|c| c.0).collect();
     let chunk = |k: usize, l: &mut FillRows<'_, L::Coord>, v: &mut FillValues<'_, V>| {
         let ((row_lo, pos_lo), (row_hi, pos_hi)) = (chunks[k], chunks[k + 1]);
         fill(row_lo, row_hi, pos_lo, pos_hi, l, v)
     };
     // A saturated total bounds nothing (its differences would be too small).
-    let windows = (ends[n] < usize::MAX).then(|| {
+    let windows = (total < usize::MAX).then(|| {
         let windows: Vec<usize> = chunks
             .windows(2)
-            .map(|w| ends[w[1].1 - lo] - ends[w[0].1 - lo])
+            .map(|w| ends_at(w[1].1) - ends_at(w[0].1))
             .collect();
         (windows_total::<L::Coord>(&windows), windows)
     });
     if let Some((Some(total), windows)) = windows {
         let parts = (&row_bounds[..], &windows[..]);
-        return fill_chunks(level, vals, (rows, total, true), parts, &chunk);
+        return fill_chunks(level, vals, (rows, total, prefault), parts, &chunk);
     }
     let counts = count_chunks::<L, V, _>(chunks.len() - 1, level.size(), &chunk)?;
     let total = windows_total::<L::Coord>(&counts);
@@ -1985,6 +2069,95 @@ mod tests {
                 )
             });
             assert!(bad.is_err(), "{bound}");
+        }
+    }
+
+    /// The root of [`assemble_runs`]: every row but those `i % 3 == 1`, row `i` at
+    /// `max(i % 5, 1)` consecutive positions (a `Coo`'s root, not unique).
+    fn runs_root(rows: usize) -> Vec<usize> {
+        (0..rows)
+            .filter(|i| i % 3 != 1)
+            .flat_map(|i| std::iter::repeat_n(i, (i % 5).max(1)))
+            .collect()
+    }
+
+    /// Assembles the rows of [`runs_root`]`(rows)` by its runs, as TTV from a `Coo3` does:
+    /// each run of row `i` appends `row(i)` and `extra` more entries, on a pool of `threads`.
+    fn assemble_runs(
+        rows: usize,
+        (threads, min): (usize, Option<usize>),
+        extra: usize,
+    ) -> Result<(Compressed<u32>, Vec<f64>), Error> {
+        let crd = runs_root(rows);
+        let mut level = Compressed::<u32>::from_raw(8, vec![0], vec![])?;
+        let mut vals = vec![9.0; 3];
+        let fill = |row_lo: usize,
+                    row_hi: usize,
+                    pos_lo: usize,
+                    pos_hi: usize,
+                    l: &mut FillRows<'_, u32>,
+                    v: &mut FillValues<'_, f64>| {
+            l.append_init(row_hi - row_lo);
+            let mut l = l.append_entries(v);
+            let mut p = pos_lo;
+            while p < pos_hi {
+                let i = crd[p];
+                let run = p + crd[p..pos_hi].iter().take_while(|&&c| c == i).count();
+                let begin = l.len();
+                for j in 0..row(i).len() + extra {
+                    l.append_entry(j, i as f64 + j as f64 / 10.0);
+                }
+                if l.len() > begin {
+                    l.append_edges(i - row_lo, begin, l.len());
+                }
+                p = run;
+            }
+            l.append_finalize(row_hi - row_lo)
+        };
+        let go = || {
+            with_split(min, || {
+                append_runs_bounded(
+                    &mut level,
+                    &mut vals,
+                    rows,
+                    (0, crd.len()),
+                    |p| crd[p],
+                    fill,
+                )
+            })
+        };
+        on_pool(threads, go)?;
+        Ok((level, vals))
+    }
+
+    #[test]
+    fn chunks_of_runs_give_the_serial_assembly() {
+        for rows in [0, 1, 2, 7, 40] {
+            let (pos, crd, vals) = serial_positions(rows);
+            for min in [Some(1), Some(2), Some(3), Some(1000), None] {
+                for threads in [1, 2] {
+                    let case = format!("{rows} {min:?} {threads}");
+                    let (level, got) = assemble_runs(rows, (threads, min), 0).unwrap();
+                    assert_eq!((level.pos(), level.crd()), (&pos[..], &crd[..]), "{case}");
+                    assert_eq!(got, vals, "{case}");
+                    // More entries than positions: past the windows, an `Err`.
+                    if rows > 0 {
+                        assert!(assemble_runs(rows, (threads, min), 2).is_err(), "{case}");
+                    }
+                }
+            }
+        }
+        // Enough positions for several chunks on pools of 1 to 3 threads.
+        let rows = 2 * CHUNK_ENTRIES + 7;
+        let (pos, crd, vals) = serial_positions(rows);
+        for threads in [1, 2, 3] {
+            let (level, got) = assemble_runs(rows, (threads, None), 0).unwrap();
+            assert_eq!(
+                (level.pos(), level.crd()),
+                (&pos[..], &crd[..]),
+                "{threads}"
+            );
+            assert_eq!(got, vals, "{threads}");
         }
     }
 
