@@ -890,7 +890,8 @@ where
         + Sync
         + Send,
 {
-    let n = hi.saturating_sub(lo);
+    let hi = hi.max(lo);
+    let n = hi - lo;
     let ends = row_ends(n, &|k| bound(lo + k))?;
     let ends_at = |p: usize| ends[p - lo];
     // The bounds are the appends the loop runs: near its entries, so a fresh output's
