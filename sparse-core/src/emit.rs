@@ -585,6 +585,25 @@ struct Emitter<'k> {
 }
 
 impl Emitter<'_> {
+    /// The name under which level `level` (a `Local::Level` of an input) declares
+    /// `pos_access`: a split's `row_of` reads the root's coordinates through it.
+    fn pos_access(&self, level: Local) -> syn::Ident {
+        let declared = match level {
+            Local::Level(t, k) => self
+                .kernel
+                .tensors
+                .get(t)
+                .and_then(|t| t.format.levels.get(k))
+                .and_then(|l| l.function(crate::level::LevelFn::PosAccess))
+                .map(|f| f.name),
+            _ => None,
+        };
+        // A split's root always declares it (`parallel` matched its loop by that name); were
+        // it missing, the call would name no method and fail to compile, as lowering's does.
+        let name = declared.unwrap_or("missing_level_function");
+        Ident::new(name, Span::call_site())
+    }
+
     fn local(&self, l: Local) -> Ident {
         Ident::new(self.names.get(l), Span::mixed_site())
     }
@@ -960,6 +979,7 @@ impl Emitter<'_> {
                 hi: end,
                 work,
             } => {
+                let access = self.pos_access(*level);
                 let (rows, first, end, level) = (e(rows), e(first), e(end), self.local(*level));
                 let work = e(work);
                 let task = task(quote!(_, _, #base, #pos_lo, #pos_hi, #vals));
@@ -969,7 +989,7 @@ impl Emitter<'_> {
                         #rows,
                         (#first, #end),
                         #work,
-                        |#pos_lo: usize| #level.pos_access_unchecked(#pos_lo),
+                        |#pos_lo: usize| #level.#access(#pos_lo),
                         #task,
                     )?;
                 }
@@ -1059,6 +1079,7 @@ impl Emitter<'_> {
                 ..
             } => {
                 let (rows, level) = (e(rows), self.local(*level));
+                let access = self.pos_access(*root);
                 let (first, end, root) = (e(first), e(end), self.local(*root));
                 let (p, sum, appends) = (
                     self.local(*p),
@@ -1072,7 +1093,7 @@ impl Emitter<'_> {
                         #vals,
                         #rows,
                         (#first, #end),
-                        |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                        |#pos_lo: usize| #root.#access(#pos_lo),
                         |#p: usize| -> usize { #appends #sum },
                         #task,
                     )?;
@@ -1087,6 +1108,7 @@ impl Emitter<'_> {
                 ..
             } => {
                 let (rows, level) = (e(rows), self.local(*level));
+                let access = self.pos_access(*root);
                 let (first, end, root) = (e(first), e(end), self.local(*root));
                 let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
                 quote! {
@@ -1095,7 +1117,7 @@ impl Emitter<'_> {
                         #vals,
                         #rows,
                         (#first, #end),
-                        |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                        |#pos_lo: usize| #root.#access(#pos_lo),
                         #task,
                     )?;
                 }
@@ -1112,6 +1134,7 @@ impl Emitter<'_> {
                 ..
             } => {
                 let (rows, work, level) = (e(rows), e(work), self.local(*level));
+                let access = self.pos_access(*root);
                 let (first, end, root) = (e(first), e(end), self.local(*root));
                 let task = task(quote!(#lo, #hi, #pos_lo, #pos_hi, #level, #vals));
                 quote! {
@@ -1121,7 +1144,7 @@ impl Emitter<'_> {
                         #rows,
                         (#first, #end),
                         #work,
-                        |#pos_lo: usize| #root.pos_access_unchecked(#pos_lo),
+                        |#pos_lo: usize| #root.#access(#pos_lo),
                         #task,
                     )?;
                 }
