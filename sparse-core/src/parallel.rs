@@ -865,10 +865,15 @@ impl RootLoop<'_> {
         };
         let advances = matches!(body.last(), Some(Stmt::Assign(Expr::Var(q), ir::Assign::Set, r))
             if *q == p && is_var(r, run));
+        // Assigned or bound again anywhere but the final advance, `p` or `end` would not
+        // be the run's.
         let mut assigned = 0;
         ir::visit_stmts(body, &mut |s| {
-            if let Stmt::Assign(Expr::Var(l), ..) = s {
-                assigned += usize::from(*l == p || *l == end);
+            let mut touches = |l: &Local| assigned += usize::from(*l == p || *l == end);
+            match s {
+                Stmt::Assign(Expr::Var(l), ..) | Stmt::Let(l, ..) | Stmt::For(l, ..) => touches(l),
+                Stmt::LetPair(x, y, ..) => x.iter().chain(y).for_each(touches),
+                _ => {}
             }
         });
         is_var(a, p) && is_var(b, end) && advances && assigned == 1
