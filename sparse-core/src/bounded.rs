@@ -154,21 +154,18 @@ fn into_room(bounded: &Declares, mut body: Vec<Stmt>) -> Vec<Stmt> {
     let mut replaced: Vec<Option<Option<Stmt>>> = vec![None; body.len()];
     for (i, _, r) in found {
         replaced[i] = match (r, &fused) {
-            (Reserve::Level(l, bound), Some((f, v, _))) if l == *f => {
-                let Some(name) = bounded(l, LevelFn::AppendBoundedEntries) else {
-                    unreachable!("`entries` pairs only a level that declares it")
+            // The level's writer, as the level declares it (`entries` pairs only a level
+            // that declares the joint one); a level that declares neither keeps its reservation.
+            (Reserve::Level(l, bound), fused) => {
+                let joint = fused.as_ref().filter(|(f, ..)| *f == l).map(|(_, v, _)| *v);
+                let take = match joint {
+                    Some(v) => bounded(l, LevelFn::AppendBoundedEntries)
+                        .map(|name| call(var(l), name, vec![var(v), bound])),
+                    None => bounded(l, LevelFn::AppendBounded)
+                        .map(|name| call(var(l), name, vec![bound])),
                 };
-                let take = call(var(l), name, vec![var(*v), bound]);
-                Some(Some(Stmt::Let(l, true, try_(take))))
+                take.map(|take| Some(Stmt::Let(l, true, try_(take))))
             }
-            (Reserve::Level(l, bound), _) if bounded(l, LevelFn::AppendBounded).is_some() => {
-                let Some(name) = bounded(l, LevelFn::AppendBounded) else {
-                    unreachable!("matched above")
-                };
-                let take = call(var(l), name, vec![bound]);
-                Some(Some(Stmt::Let(l, true, try_(take))))
-            }
-            (Reserve::Level(..), _) => None,
             (Reserve::Values(..), Some(_)) => Some(None),
             (Reserve::Values(v, bound), None) => {
                 finish = Some(Stmt::Expr(try_(call(var(v), "finish", vec![]))));

@@ -194,13 +194,10 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         return body;
     };
     let level = Local::Level(t, 1);
-    let method = |f: LevelFn| {
-        kernel
-            .format_of(kernel.output_access().expect("an output"))
-            .levels[1]
-            .function(f)
-            .map(|f| f.name)
-    };
+    let last = &kernel
+        .format_of(kernel.output_access().expect("an output"))
+        .levels[1];
+    let method = |f: LevelFn| last.function(f).map(|f| f.name);
     let (Some(init), Some(finalize), Some(edges)) = (
         method(LevelFn::AppendInit),
         method(LevelFn::AppendFinalize),
@@ -237,12 +234,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         _ => None,
     };
     let at = at + usize::from(workspace.is_some());
-    let fns = AppendFns::of(
-        kernel
-            .format_of(kernel.output_access().expect("an output"))
-            .levels[1]
-            .decl,
-    );
+    let fns = AppendFns::of(last.decl);
     let writes = match workspace {
         Some(_) => Writes::Accumulated(fns),
         None => Writes::Appended(fns),
@@ -262,7 +254,7 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
         }
         (Some(Stmt::LetPair(Some(p), Some(end), runs, bounds)), Some(next)) => {
             match root_loop.level((bounds, *p, *end, *runs), next, writes) {
-                Some(r) => (Some(((r, ir::var(*p), ir::var(*end)), (*p, *end))), at + 1),
+                Some(r) => (Some((r, ir::var(*p), ir::var(*end))), at + 1),
                 None => return body,
             }
         }
@@ -278,10 +270,11 @@ pub fn appended(kernel: &Kernel, mut body: Vec<Stmt>) -> Vec<Stmt> {
     // each cover a run.
     let (var, loop_body, runs) = match (body.get(loop_at).cloned(), &root) {
         (Some(Stmt::For(var, _, _, loop_body)), _) => (var, loop_body, None),
-        (Some(Stmt::While(_, loop_body)), Some((_, (p, end)))) => (*p, loop_body, Some(*end)),
+        (Some(Stmt::While(_, loop_body)), Some((_, Expr::Var(p), Expr::Var(end)))) => {
+            (*p, loop_body, Some(*end))
+        }
         _ => unreachable!("matched above"),
     };
-    let root = root.map(|(root, _)| root);
     // Over a root's positions, only a loop that sums each entry is assembled apart (a copy
     // of its entries costs less than the sums); with an accumulator, or over the rows, every
     // loop runs in two phases.
