@@ -129,6 +129,19 @@ fn ttv_assembled_by_rows_and_by_root_positions() {
             let mut want_coo = Csr::<f64>::new(&[di, dj]).unwrap();
             ttv_coo_serial(&mut want_coo, &bc, &x).unwrap();
             assert_same_output(&want_coo, &want_csf, ([di, dj, dk], density, seed, 0));
+            // The dense oracle: `c(i, j) = sum_k b(i, j, k) * x(k)` over `b`'s entries.
+            let xs = wave(dk, seed);
+            let products: Vec<(Vec<usize>, f64)> = be
+                .iter()
+                .map(|(c, v)| (vec![c[0], c[1]], v * xs[c[2]]))
+                .collect();
+            let oracle = DenseT::from_entries(&[di, dj], &products);
+            assert_close(
+                &want_coo.to_dense(),
+                &oracle,
+                1e-12,
+                ([di, dj, dk], density, seed),
+            );
             let mut want_add = start.clone();
             ttv_add_serial(&mut want_add, &b, &x).unwrap();
             for min in SPLITS {
