@@ -700,26 +700,41 @@ impl Rows<'_> {
                         loop_body,
                     ));
                 }
-                // `let (p, end) = level.pos_bounds(0); for p in p..end { let i = .. }`.
-                Stmt::LetPair(Some(p), Some(end), false, bounds) => {
+                // `let (p, end) = level.pos_bounds(0); for p in p..end { let i = .. }`, or
+                // `let (mut p, end) = ..; while p < end { let i = ..; let r = ..; .. }` over
+                // the runs of a root that is not unique.
+                Stmt::LetPair(Some(p), Some(end), runs, bounds) => {
                     let root = body
                         .peek()
-                        .and_then(|next| self.position_loop(&bounds, p, end, next));
+                        .and_then(|next| self.position_loop(&bounds, (p, end, runs), next));
                     let next = body.next_if(|_| root.is_some());
-                    out.push(Stmt::LetPair(Some(p), Some(end), false, bounds));
+                    // Split, a loop over runs advances the tasks' own positions.
+                    let mutable = runs && root.is_none();
+                    out.push(Stmt::LetPair(Some(p), Some(end), mutable, bounds));
+                    let split = |level, lo, hi, loop_body: &[Stmt]| Split::Positions {
+                        rows: ir::var(Local::Dim(v)),
+                        level,
+                        lo,
+                        hi,
+                        work: work_of(self.kernel, t, loop_body),
+                    };
+                    let (pos_lo, pos_hi) = (ir::var(Local::PosLo), ir::var(Local::PosHi));
                     match (root, next) {
                         (Some(level), Some(Stmt::For(var, lo, hi, loop_body))) => {
-                            let rows = ir::var(Local::Dim(v));
-                            let work = work_of(self.kernel, t, &loop_body);
-                            let split = Split::Positions {
-                                rows,
-                                level,
-                                lo,
-                                hi,
-                                work,
-                            };
-                            let (lo, end) = (ir::var(Local::PosLo), ir::var(Local::PosHi));
-                            out.push(task(t, split, fill.take(), var, (lo, end), loop_body));
+                            let split = split(level, lo, hi, &loop_body);
+                            out.push(task(
+                                t,
+                                split,
+                                fill.take(),
+                                var,
+                                (pos_lo, pos_hi),
+                                loop_body,
+                            ));
+                        }
+                        (Some(level), Some(Stmt::While(_, loop_body))) => {
+                            let split = split(level, ir::var(p), ir::var(end), &loop_body);
+                            let fill = fill.take();
+                            out.push(runs_task(t, split, fill, (p, end), loop_body));
                         }
                         (_, next) => {
                             // The fill stays before the pair (it does not read it).
@@ -748,13 +763,18 @@ impl Rows<'_> {
     /// `let (p, end) = level.pos_bounds(0)` (`bounds`), over the root of an input whose
     /// level is ordered and compact (so its coordinates never decrease along the positions),
     /// `i` the output's row variable, and its iterations independent.
-    fn position_loop(&self, bounds: &Expr, p: Local, end: Local, next: &Stmt) -> Option<Local> {
+    fn position_loop(
+        &self,
+        bounds: &Expr,
+        (p, end, runs): (Local, Local, bool),
+        next: &Stmt,
+    ) -> Option<Local> {
         let root = RootLoop {
             kernel: self.kernel,
             output: self.output,
             row: self.var,
         };
-        root.level((bounds, p, end, false), next, Writes::Indexed)
+        root.level((bounds, p, end, runs), next, Writes::Indexed)
     }
 }
 
@@ -887,6 +907,24 @@ fn task(
     let mut task: Vec<Stmt> = fill.into_iter().collect();
     let rows = offsets(body, t);
     task.push(Stmt::For(var, lo, hi, rows));
+    Stmt::Rows(t, split, task)
+}
+
+/// [`task`] for a loop over the runs of a root: per task, `let mut p = pos_lo; let end =
+/// pos_hi; while p < end { .. }`, the serial loop over the task's positions (which start at
+/// a run, `crate::parallel`'s position splits keep runs whole).
+fn runs_task(
+    t: TensorId,
+    split: Split,
+    fill: Option<Stmt>,
+    (p, end): (Local, Local),
+    body: Vec<Stmt>,
+) -> Stmt {
+    let mut task: Vec<Stmt> = fill.into_iter().collect();
+    task.push(Stmt::Let(p, true, ir::var(Local::PosLo)));
+    task.push(Stmt::Let(end, false, ir::var(Local::PosHi)));
+    let more = ir::bin(Op::Lt, ir::var(p), ir::var(end));
+    task.push(Stmt::While(more, offsets(body, t)));
     Stmt::Rows(t, split, task)
 }
 

@@ -5,9 +5,10 @@
 //! In SpMM, `C(i,k) = A(i,j) * B(j,k)` under the loop order `i, j, k`, each nonzero of A's row
 //! `i` adds a multiple of B's row `j` to C's row `i`: lowered directly, every nonzero loads and
 //! stores the whole row of C, and the loop over `k` has a run-time length. MTTKRP has the same
-//! shape under two sparse loops. This pass takes such a *middle region* (the longest tail of a
-//! block of statements that holds the loop over `j`, or over `k, l`, with the positions it
-//! starts from) and runs it once per block of [`WIDTHS`] consecutive coordinates of the row's
+//! shape under two sparse loops. This pass takes such a *middle region* (the first and longest
+//! run of statements of a block that holds the loop over `j`, or over `k, l`, with the
+//! positions it starts from; what follows it reads nothing it binds, as a loop over runs
+//! advancing its position after the run) and runs it once per block of [`WIDTHS`] consecutive coordinates of the row's
 //! variable: the block is loaded from the output into a local array before the region,
 //! updated there (`block[lane] += ...`, a loop of constant length LLVM unrolls into
 //! registers), and stored back after it. Coordinates past the last whole block run the
@@ -168,18 +169,39 @@ impl Output {
         used
     }
 
-    /// A block of statements with its longest blockable tail (its *middle region*) run per
-    /// register block, and the statements before it (and every statement, if none) searched
-    /// the same way inside.
+    /// A block of statements with its first, longest blockable run of statements (its
+    /// *middle region*) run per register block, and the statements around it (and every
+    /// statement, if none) searched the same way inside.
     fn block(self, mut body: Vec<Stmt>) -> Vec<Stmt> {
-        let region = (0..body.len()).find_map(|start| Some((start, self.region(&body[start..])?)));
-        let tail = match region {
-            Some((start, row)) => self.blocked(body.split_off(start), row, None),
-            None => Vec::new(),
+        let region = (0..body.len()).find_map(|start| {
+            (start + 1..=body.len()).rev().find_map(|end| {
+                Some((start, end, self.region_before(&body[start..], end - start)?))
+            })
+        });
+        let (middle, after) = match region {
+            Some((start, end, row)) => {
+                let after = body.split_off(end);
+                (self.blocked(body.split_off(start), row, None), after)
+            }
+            None => (Vec::new(), Vec::new()),
         };
         let mut out: Vec<Stmt> = body.into_iter().map(|s| self.inside(s)).collect();
-        out.extend(tail);
+        out.extend(middle);
+        out.extend(after.into_iter().map(|s| self.inside(s)));
         out
+    }
+
+    /// The row of the middle region `stmts[..end]`, if it is one and the statements after it
+    /// read no local it binds (blocked, its `let`s are scoped to a block). Those statements
+    /// run once, after every block: a loop over runs advances its position after the run's
+    /// region (`p = r`).
+    fn region_before(self, stmts: &[Stmt], end: usize) -> Option<Row> {
+        let row = self.region(&stmts[..end])?;
+        let mut bound = HashSet::new();
+        crate::parallel::bound_locals(&stmts[..end], &mut bound);
+        let mut read_after = false;
+        ir::visit_locals(&stmts[end..], &mut |l| read_after |= bound.contains(&l));
+        (!read_after).then_some(row)
     }
 
     /// `s` with the blocks inside it searched.

@@ -81,9 +81,20 @@ fn coo_loops_scatter_only_when_linear_and_not_co_iterated() {
         generated(&format!("pub fn k({params}) {{ {body} }}")).contains("run_end")
     };
     let coo_mv = "y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>";
-    assert!(!runs("y(i) = a(i, j) * x(j)", coo_mv));
-    assert!(!runs("y(i) = 2.0 * a(i, j) * x(j) / x(i)", coo_mv));
+    // A run of row `i` sums into `y(i)` once: runs.
+    assert!(runs("y(i) = a(i, j) * x(j)", coo_mv));
+    assert!(runs("y(i) = 2.0 * a(i, j) * x(j) / x(i)", coo_mv));
+    assert!(runs(
+        "y(i, j) = a(i, k, l) * x(k, j) * x(l, j)",
+        "y: &mut Dense2<f64>, a: &Coo3<f64>, x: &Dense2<f64>"
+    ));
+    // The output is not indexed by the run's variable, or it is also by a variable of the
+    // run's branchless chain: each position writes its own component anyway.
     assert!(!runs("y(j) = a(i, j) * x(i)", coo_mv));
+    assert!(!runs(
+        "y(j) = a(i, j, k) * x(k)",
+        "y: &mut Dense1<f64>, a: &Coo3<f64>, x: &Dense1<f64>"
+    ));
     assert!(!runs(
         "s = a(i, j) * x(j)",
         "s: &mut f64, a: &Coo<f64>, x: &Dense1<f64>"

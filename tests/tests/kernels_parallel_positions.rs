@@ -158,14 +158,14 @@ fn mttkrp_on_coo_keeps_each_slice_in_one_task() {
     mttkrp_in_parallel(mttkrp_coo, mttkrp_coo_serial);
 }
 
-/// MTTKRP of rank 0, 3, 8 and 11 under every split, against the serial kernel bit for bit
+/// MTTKRP of rank 0, 3, 8, 11 and 19 (register blocks of 16 and 8, and what remains) under every split, against the serial kernel bit for bit
 /// and the dense reference.
 fn mttkrp_in_parallel<L: Levels, O: ModeOrder>(
     parallel: Mttkrp<Tensor<f64, L, O>>,
     serial_kernel: Mttkrp<Tensor<f64, L, O>>,
 ) {
     let [di, dk, dl] = [9, 4, 5];
-    for r in [0, 3, 8, 11] {
+    for r in [0, 3, 8, 11, 19] {
         sweep(|density, seed| {
             let be = random_entries::<f64>(&[di, dk, dl], density, seed);
             let b: Tensor<f64, L, O> = build(&[di, dk, dl], &be);

@@ -71,7 +71,7 @@ impl Lowerer<'_> {
         target: Target,
         loop_vars: &[VarId],
     ) -> Vec<Stmt> {
-        let scatters = self.scatters(point, a, k, target);
+        let scatters = self.scatters(scope, point, a, k, target);
         if let Some(stmts) = self.single_child(scope, v, point, (a, k), scatters, target, loop_vars)
         {
             return stmts;
@@ -157,7 +157,17 @@ impl Lowerer<'_> {
     /// with another operand: per position, that operand's iterator would restart for every
     /// nonzero instead of once per run (the paper's condition: the other levels merged with
     /// the fused ones can be located).
-    fn scatters(&self, point: &LatticePoint, a: AccessId, k: usize, target: Target) -> bool {
+    ///
+    /// Below a level that scatters, each position stands alone (its run is the position), so
+    /// a level that would keep runs for the output's sake scatters too.
+    fn scatters(
+        &self,
+        scope: &Scope,
+        point: &LatticePoint,
+        a: AccessId,
+        k: usize,
+        target: Target,
+    ) -> bool {
         // A dense output accumulates only onto zeros: it is pre-filled with the right side's
         // fill value, which `+=` would add to (`exp(lt(x, d)) * a` over a 1-filled `a`).
         let accumulates = match target {
@@ -168,6 +178,36 @@ impl Lowerer<'_> {
             && accumulates
             && linearity(&point.expr, a) == Linearity::Linear
             && self.chain_is_located_elsewhere(&point.expr, a, k)
+            && (scope.scatter || !self.run_holds_output(a, k, target))
+    }
+
+    /// Whether a run of level `k` of `a` would keep what it adds to the dense output in
+    /// registers: the output is indexed by the level's variable and by no variable of the
+    /// level's branchless chain below it, so every position of a run adds to the same output
+    /// components (COO SpMV: `y(i)` over a run of row `i`; MTTKRP from COO: row `i` of `A`).
+    /// Visited by runs, those components are summed in a temporary (or a register block) and
+    /// written once per run; visited by positions, each position loads and stores them, a
+    /// chain through memory from one position to the next of the same run. Per run, the
+    /// scan costs one exit branch, which long runs amortize and short runs about match (on
+    /// lap2d's five per row, the two took the same time).
+    fn run_holds_output(&self, a: AccessId, k: usize, target: Target) -> bool {
+        let Some(out) = self
+            .dense_output()
+            .filter(|_| matches!(target, Target::Output))
+        else {
+            return false;
+        };
+        let format = self.format(a);
+        let access = &self.kernel.accesses[a];
+        let indexes = |m: usize| {
+            self.kernel.accesses[out]
+                .vars
+                .contains(&access.level_var(format, m))
+        };
+        indexes(k)
+            && !(k + 1..format.order())
+                .take_while(|&m| format.levels[m].is_branchless())
+                .any(indexes)
     }
 
     /// Whether every other access of `expr` that uses a variable of `a`'s branchless levels
