@@ -1,8 +1,8 @@
 //! COO SpMV `y = A x` on the 2-D Poisson matrix of a 1000 x 1000 grid: the generated kernel
-//! on `Coo` (fused iteration: one loop over the nonzeros), a hand-written scatter loop over
-//! the same arrays, the generated CSR kernel on the same matrix stored as CSR, and converting
-//! the COO matrix to CSR before a CSR SpMV (what a library without COO kernels makes a user
-//! do; Chou et al. 2018 report up to 3.6x for computing on COO directly).
+//! on `Coo` (a loop over each row's run of nonzeros, summed into `y(i)` once), a hand-written
+//! scatter loop over the same arrays, the generated CSR kernel on the same matrix stored as
+//! CSR, and converting the COO matrix to CSR before a CSR SpMV (what a library without COO
+//! kernels makes a user do; Chou et al. 2018 report up to 3.6x for computing on COO directly).
 //!
 //! Run with `cargo bench -p sparse-benches --bench coo_spmv`.
 

@@ -141,8 +141,10 @@
 //! # Coordinate lists: `Coo`, `Coo3`, `CooAos`
 //!
 //! [`Coo`](crate::Coo) is `(CompressedNonUnique, Singleton)`: a row coordinate per entry
-//! (sorted, repeated along a row) and a column per entry. Where COO alone drives a loop that
-//! is linear in it, the loop is *fused*, one pass over the entries: COO SpMV. COO is also an
+//! (sorted, repeated along a row) and a column per entry. COO SpMV, `y(i) = a(i, j) * x(j)`,
+//! visits each row's run of entries and sums it into `y(i)` once; where COO alone drives a
+//! loop that is linear in it and writes no output component per run (`y(j) = a(i, j) *
+//! x(i)`), the loop is *fused*, one pass over the entries adding into the output. COO is also an
 //! output format; so is [`Coo3`](crate::Coo3). [`CooAos`](crate::CooAos) stores the same
 //! coordinates as one array of `(row, column)` pairs; it is an input format.
 //!
