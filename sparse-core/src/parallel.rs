@@ -87,10 +87,13 @@
 //! place); the serial assembly again stays in the `else`.
 //!
 //! A root that is not unique (a `Coo3`'s) is iterated by its runs of equal coordinates
-//! (`while p < end { let i = ..; let r = level.run_end(p, end); ..; p = r }`). Its tasks
-//! start at runs, as above, so a task running the same loop from `p = pos_lo` to `end =
-//! pos_hi` visits exactly the serial loop's runs of its positions (`run_end` stops at
-//! `pos_hi`, which starts a run or ends the root). An iteration covers a whole run, so no
+//! (`while p < end { let i = ..; let r = level.run_end(p, end); ..; p = r }`, or fused, the
+//! run's end found by the loop that visits it: `let mut q = p; while q < end && .. { ..; q +=
+//! 1 }; ..; p = q`). Its tasks start at runs, as above, so a task running the same loop from
+//! `p = pos_lo` to `end = pos_hi` visits exactly the serial loop's runs of its positions
+//! (`run_end`, or the fused loop, stops at `pos_hi`, which starts a run or ends the root).
+//! A dense output's loop over runs splits the same way ([`Split::Positions`]: COO SpMV,
+//! MTTKRP from a `Coo3`). An iteration covers a whole run, so no
 //! per-position count of the loop bounds it. Where lowering reserved the output's entries as
 //! the root tensor's entries and each level below the root holds one entry per position (a
 //! `Coo3`'s singletons), the positions themselves bound them ([`Bound::Positions`]): the
@@ -849,8 +852,9 @@ impl RootLoop<'_> {
     }
 
     /// Whether `next` is `while p < end { let i = ..; let r = level.run_end(p, end); ..; p =
-    /// r }`, the loop over the runs of a non-unique root (`crate::lower::merge`), with `p`
-    /// and `end` assigned nowhere else: an iteration covers the positions `p..r` of one
+    /// r }`, the loop over the runs of a non-unique root (`crate::lower::merge`), or its fused
+    /// form whose `r` is found by the loop visiting the run ([`fused_run`]), with `p` and
+    /// `end` assigned nowhere else: an iteration covers the positions `p..r` of one
     /// coordinate, and a task over positions `lo..hi` that starts at a run runs it as `while
     /// p < hi` from `p = lo`.
     fn runs(
@@ -866,15 +870,18 @@ impl RootLoop<'_> {
         let Some(run_end) = root.function(LevelFn::RunEnd).map(|f| f.name) else {
             return false;
         };
-        let run = match body.get(1) {
+        let scanned = match body.get(1) {
             Some(Stmt::Let(r, false, Expr::Call(l, m, args)))
                 if *m == run_end
                     && is_var(l, level)
                     && matches!(&args[..], [x, y] if is_var(x, p) && is_var(y, end)) =>
             {
-                *r
+                Some(*r)
             }
-            _ => return false,
+            _ => None,
+        };
+        let Some(run) = scanned.or_else(|| fused_run(body, (p, end))) else {
+            return false;
         };
         let advances = matches!(body.last(), Some(Stmt::Assign(Expr::Var(q), ir::Assign::Set, r))
             if *q == p && is_var(r, run));
@@ -891,6 +898,36 @@ impl RootLoop<'_> {
         });
         is_var(a, p) && is_var(b, end) && advances && assigned == 1
     }
+}
+
+/// The end of the run a fused loop over runs finds as it goes (`crate::lower::merge`'s
+/// `fuse_run_end`): `q` of the last `let mut q = p; while q < end && .. { ..; q += 1 }` at the
+/// top of the loop's `body` (a register block runs copies of it before, each in a block of
+/// its own), `q` assigned or bound again nowhere in the `while` but its step, nor after it.
+/// The loop stops at `end` (a task's own) or where the coordinate changes, so it covers
+/// positions `p..q` of one run, as `run_end`'s `r` would.
+fn fused_run(body: &[Stmt], (p, end): (Local, Local)) -> Option<Local> {
+    let at = body
+        .iter()
+        .rposition(|s| matches!(s, Stmt::Let(_, true, Expr::Var(x)) if *x == p))?;
+    let Stmt::Let(q, ..) = body[at] else {
+        unreachable!("matched above")
+    };
+    let Some(Stmt::While(Expr::Binary(Op::And, bound, _), visit)) = body.get(at + 1) else {
+        return None;
+    };
+    let bounded = matches!(&**bound, Expr::Binary(Op::Lt, a, b) if is_var(a, q) && is_var(b, end));
+    let steps = matches!(visit.last(), Some(Stmt::Assign(Expr::Var(x), ir::Assign::Add, Expr::Usize(1))) if *x == q);
+    let mut assigned = 0;
+    ir::visit_stmts(&body[at + 1..], &mut |s| match s {
+        Stmt::Assign(Expr::Var(l), ..) | Stmt::Let(l, ..) | Stmt::For(l, ..) if *l == q => {
+            assigned += 1
+        }
+        Stmt::LetPair(x, y, ..) if x.iter().chain(y).any(|l| *l == q) => assigned += 1,
+        _ => {}
+    });
+    // Its step only.
+    (bounded && steps && assigned == 1).then_some(q)
 }
 
 /// A parallel loop over the output's rows: per task, the fill of its rows (if the output was

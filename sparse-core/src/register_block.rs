@@ -192,15 +192,43 @@ impl Output {
     }
 
     /// The row of the middle region `stmts[..end]`, if it is one and the statements after it
-    /// read no local it binds (blocked, its `let`s are scoped to a block). Those statements
-    /// run once, after every block: a loop over runs advances its position after the run's
-    /// region (`p = r`).
+    /// read no local it binds inside its statements (blocked, those are scoped to a block).
+    /// Those statements run once, after every block: a loop over runs advances its position
+    /// after the run's region (`p = r`, or `p = q` where the region's own loop over the run
+    /// found `q`). A local the region binds at its top level is bound again, to the same
+    /// value, by the copy of the region that runs after the blocks (`blocked`'s remainder,
+    /// which runs whatever is left of the row: the region reads no output value, so nothing
+    /// it binds depends on the blocks).
     fn region_before(self, stmts: &[Stmt], end: usize) -> Option<Row> {
         let row = self.region(&stmts[..end])?;
-        let mut bound = HashSet::new();
-        crate::parallel::bound_locals(&stmts[..end], &mut bound);
+        let mut inner = HashSet::new();
+        for s in &stmts[..end] {
+            let nested = match s {
+                Stmt::For(_, _, _, b) | Stmt::While(_, b) | Stmt::Block(_, b) => vec![b],
+                Stmt::If(_, a, b) => vec![a, b],
+                _ => Vec::new(),
+            };
+            nested
+                .into_iter()
+                .for_each(|b| crate::parallel::bound_locals(b, &mut inner));
+            if let Stmt::For(l, ..) = s {
+                inner.insert(*l);
+            }
+        }
+        let mut top = HashSet::new();
+        for s in &stmts[..end] {
+            match s {
+                Stmt::Let(l, ..) => {
+                    top.insert(*l);
+                }
+                Stmt::LetPair(a, b, ..) => top.extend(a.iter().chain(b)),
+                _ => {}
+            }
+        }
         let mut read_after = false;
-        ir::visit_locals(&stmts[end..], &mut |l| read_after |= bound.contains(&l));
+        ir::visit_locals(&stmts[end..], &mut |l| {
+            read_after |= inner.contains(&l) && !top.contains(&l)
+        });
         (!read_after).then_some(row)
     }
 

@@ -77,8 +77,11 @@ fn coo_spmv() {
 /// Which COO loops scatter (visit positions, no run deduplication) and which keep runs.
 #[test]
 fn coo_loops_scatter_only_when_linear_and_not_co_iterated() {
+    // A loop over runs scans for a run's end, or (fused) visits the run until the coordinate
+    // changes, inside `while p < end` over the root; scattering is `for p in ..`.
     let runs = |body: &str, params: &str| {
-        generated(&format!("pub fn k({params}) {{ {body} }}")).contains("run_end")
+        let code = generated(&format!("pub fn k({params}) {{ {body} }}"));
+        code.contains("run_end") || code.contains("while p_a0 < end_a0")
     };
     let coo_mv = "y: &mut Dense1<f64>, a: &Coo<f64>, x: &Dense1<f64>";
     // A run of row `i` sums into `y(i)` once: runs.

@@ -113,8 +113,77 @@ impl Lowerer<'_> {
         body.push(Stmt::Let(run, false, run_end));
         body.extend(self.case_body(scope, v, point, &[(a, k)], target, loop_vars));
         body.push(Stmt::Assign(var(p), Assign::Set, var(run)));
+        let body = self.fuse_run_end(scope, v, (a, k), body);
         stmts.push(Stmt::While(bin(Op::Lt, var(p), var(end)), body));
         stmts
+    }
+
+    /// A run's end found by the loop that visits the run (a fused run end). Where the body of
+    /// a loop over runs uses the run's end `r` only as the end of its child's loop over the
+    /// run's positions (`let q = p; let e = r; for q in q..e { .. }`, a branchless child) and
+    /// in the advance `p = r`, the scan for `r` goes and the child's loop tests each position
+    /// itself: `let mut q = p; while q < end && coord(q) == v { ..; q += 1 }`, then `p = q`.
+    /// One pass over the run instead of two, and one data-dependent exit per run instead of
+    /// two (the scan's and the loop's): COO SpMV on 5 to 27 entries per row took 0.8-0.9x
+    /// the time of the scan and loop, in a probe. Otherwise the body is returned as it is.
+    fn fuse_run_end(
+        &self,
+        scope: &Scope,
+        v: VarId,
+        (a, k): (AccessId, usize),
+        mut body: Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        let (p, end, run) = (Local::Pos(a, k), Local::End(a, k), Local::RunEnd(a, k));
+        let child = body.windows(3).position(|w| match w {
+            [Stmt::Let(q, false, IrExpr::Var(from)), Stmt::Let(e, false, IrExpr::Var(r)), Stmt::For(q2, IrExpr::Var(q3), IrExpr::Var(e2), _)] => {
+                *from == p && *r == run && q2 == q && q3 == q && e2 == e
+            }
+            _ => false,
+        });
+        let Some(at) = child else {
+            return body;
+        };
+        let (Stmt::Let(q, ..), Stmt::Let(e, ..)) = (&body[at], &body[at + 1]) else {
+            unreachable!("matched above")
+        };
+        let (q, e) = (*q, *e);
+        let uses = |l: Local| {
+            let mut n = 0;
+            crate::ir::visit_locals(&body, &mut |x| n += usize::from(x == l));
+            n
+        };
+        let advances = matches!(body.last(), Some(Stmt::Assign(IrExpr::Var(x), Assign::Set, IrExpr::Var(r)))
+            if *x == p && *r == run);
+        let mut assigns_q = false;
+        crate::ir::visit_stmts(&body[at + 2..at + 3], &mut |s| {
+            assigns_q |= matches!(s, Stmt::Assign(IrExpr::Var(x), ..) if *x == q);
+        });
+        if !advances
+            || uses(run) != 3
+            || uses(e) != 2
+            || assigns_q
+            || scope.reordered.contains(&(a, k))
+        {
+            return body;
+        }
+        let Stmt::For(_, _, _, mut visit) = body.remove(at + 2) else {
+            unreachable!("matched above")
+        };
+        body.remove(at + 1);
+        body[at] = Stmt::Let(q, true, var(p));
+        visit.push(Stmt::Assign(var(q), Assign::Add, IrExpr::Usize(1)));
+        let same = bin(
+            Op::Eq,
+            self.coord_at(scope, a, k, var(q)),
+            var(Local::Index(v)),
+        );
+        let more = bin(Op::And, bin(Op::Lt, var(q), var(end)), same);
+        body.insert(at + 1, Stmt::While(more, visit));
+        body.retain(|s| !matches!(s, Stmt::Let(r, ..) if *r == run));
+        if let Some(last) = body.last_mut() {
+            *last = Stmt::Assign(var(p), Assign::Set, var(q));
+        }
+        body
     }
 
     /// `for p in p..end { body }` over the segment of level `k` of access `a`. A level whose
