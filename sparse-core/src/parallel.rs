@@ -880,7 +880,17 @@ impl RootLoop<'_> {
             }
             _ => None,
         };
-        let Some(run) = scanned.or_else(|| fused_run(body, (p, end))) else {
+        let Some(access) = root.function(LevelFn::PosAccess).map(|f| f.name) else {
+            return false;
+        };
+        // The fused loop's test that its position is still in the run of `i`.
+        let in_run = |q: Local, e: &Expr| {
+            matches!(e, Expr::Binary(Op::Eq, c, i)
+                if is_var(i, Local::Index(self.row))
+                    && matches!(&**c, Expr::Call(l, m, a)
+                        if is_var(l, level) && *m == access && matches!(&a[..], [x] if is_var(x, q))))
+        };
+        let Some(run) = scanned.or_else(|| fused_run(body, (p, end), in_run)) else {
             return false;
         };
         let advances = matches!(body.last(), Some(Stmt::Assign(Expr::Var(q), ir::Assign::Set, r))
@@ -905,18 +915,24 @@ impl RootLoop<'_> {
 /// top of the loop's `body` (a register block runs copies of it before, each in a block of
 /// its own), `q` assigned or bound again nowhere in the `while` but its step, nor after it.
 /// The loop stops at `end` (a task's own) or where the coordinate changes, so it covers
-/// positions `p..q` of one run, as `run_end`'s `r` would.
-fn fused_run(body: &[Stmt], (p, end): (Local, Local)) -> Option<Local> {
+/// positions `p..q` of one run, as `run_end`'s `r` would (`in_run(q, test)`: the second
+/// test is that `q`'s coordinate is the run's).
+fn fused_run(
+    body: &[Stmt],
+    (p, end): (Local, Local),
+    in_run: impl Fn(Local, &Expr) -> bool,
+) -> Option<Local> {
     let at = body
         .iter()
         .rposition(|s| matches!(s, Stmt::Let(_, true, Expr::Var(x)) if *x == p))?;
     let Stmt::Let(q, ..) = body[at] else {
         unreachable!("matched above")
     };
-    let Some(Stmt::While(Expr::Binary(Op::And, bound, _), visit)) = body.get(at + 1) else {
+    let Some(Stmt::While(Expr::Binary(Op::And, bound, same), visit)) = body.get(at + 1) else {
         return None;
     };
-    let bounded = matches!(&**bound, Expr::Binary(Op::Lt, a, b) if is_var(a, q) && is_var(b, end));
+    let bounded = matches!(&**bound, Expr::Binary(Op::Lt, a, b) if is_var(a, q) && is_var(b, end))
+        && in_run(q, same);
     let steps = matches!(visit.last(), Some(Stmt::Assign(Expr::Var(x), ir::Assign::Add, Expr::Usize(1))) if *x == q);
     let mut assigned = 0;
     ir::visit_stmts(&body[at + 1..], &mut |s| match s {

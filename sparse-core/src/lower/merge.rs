@@ -124,8 +124,12 @@ impl Lowerer<'_> {
     /// in the advance `p = r`, the scan for `r` goes and the child's loop tests each position
     /// itself: `let mut q = p; while q < end && coord(q) == v { ..; q += 1 }`, then `p = q`.
     /// One pass over the run instead of two, and one data-dependent exit per run instead of
-    /// two (the scan's and the loop's): COO SpMV on 5 to 27 entries per row took 0.8-0.9x
-    /// the time of the scan and loop, in a probe. Otherwise the body is returned as it is.
+    /// two (the scan's and the loop's): COO SpMV on 5 to 27 entries per row took 0.7-1.0x
+    /// the time of the scan and loop in probes (0.7-0.8x on R-MAT's power-law rows).
+    /// Otherwise (the end read elsewhere, the child's loop binding or assigning its position)
+    /// the body is returned as it is. An early exit in the child's loop leaves a block that
+    /// encloses the whole loop over runs (the child's loop is a statement of its body), so
+    /// no run is left half visited.
     fn fuse_run_end(
         &self,
         scope: &Scope,
@@ -155,9 +159,17 @@ impl Lowerer<'_> {
         let advances = matches!(body.last(), Some(Stmt::Assign(IrExpr::Var(x), Assign::Set, IrExpr::Var(r)))
             if *x == p && *r == run);
         let mut assigns_q = false;
-        crate::ir::visit_stmts(&body[at + 2..at + 3], &mut |s| {
-            assigns_q |= matches!(s, Stmt::Assign(IrExpr::Var(x), ..) if *x == q);
-        });
+        if let Stmt::For(_, _, _, visit) = &body[at + 2] {
+            crate::ir::visit_stmts(visit, &mut |s| {
+                assigns_q |= match s {
+                    Stmt::Assign(IrExpr::Var(x), ..) | Stmt::Let(x, ..) | Stmt::For(x, ..) => {
+                        *x == q
+                    }
+                    Stmt::LetPair(x, y, ..) => x.iter().chain(y).any(|l| *l == q),
+                    _ => false,
+                };
+            });
+        }
         if !advances
             || uses(run) != 3
             || uses(e) != 2
@@ -257,8 +269,9 @@ impl Lowerer<'_> {
     /// Visited by runs, those components are summed in a temporary (or a register block) and
     /// written once per run; visited by positions, each position loads and stores them, a
     /// chain through memory from one position to the next of the same run. Per run, the
-    /// scan costs one exit branch, which long runs amortize and short runs about match (on
-    /// lap2d's five per row, the two took the same time).
+    /// loop costs one data-dependent exit, which long runs amortize (COO SpMV on fem3's 27
+    /// per row: 0.65x the scatter loop's time) and short rows of random columns do not
+    /// (rand8's 8: 1.05-1.29x, the mispredicted exit holding back the next row's loads).
     fn run_holds_output(&self, a: AccessId, k: usize, target: Target) -> bool {
         let Some(out) = self
             .dense_output()
