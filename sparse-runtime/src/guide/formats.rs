@@ -22,7 +22,7 @@
 //! | a general sparse matrix, row access (SpMV, most kernels) | [`Csr`](crate::Csr) | the default: compact, by rows, an output of every kernel |
 //! | column access, `Aᵀ x` | [`Csc`](crate::Csc) | CSR by columns |
 //! | most rows (columns) empty | [`Dcsr`](crate::Dcsr) ([`Dcsc`](crate::Dcsc)) | only nonempty rows are stored, no pointer per empty row |
-//! | triples arriving unsorted, used once | [`Coo`](crate::Coo), [`CooAos`](crate::CooAos) | one coordinate per entry; COO SpMV is one loop over the entries |
+//! | triples arriving unsorted, used once | [`Coo`](crate::Coo), [`CooAos`](crate::CooAos) | one coordinate per entry; COO SpMV is one pass over the entries, each row summed in a register |
 //! | banded, a stencil on a grid | [`Dia`](crate::Dia) | no column indices; each diagonal streams against a slice of `x` |
 //! | about as many entries in every row | [`Ell`](crate::Ell) | no row pointers, fixed-width rows; wasteful if one row is much fuller |
 //! | small dense blocks (several unknowns per mesh node) | [`Bcsr`](crate::Bcsr) | one index per block, dense loops inside; wasteful for scattered entries |
