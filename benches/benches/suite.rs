@@ -19,8 +19,9 @@
 //! timing): SpMV on CSR, CSC and COO; SpMM with 16 dense columns; SpGEMM `A A`; sparse add
 //! `A + B` (`B` 4 random entries per row) into a fresh and into a reused CSR; SDDMM with rank
 //! 16; inner products `sum A .* A'` (same pattern) and `sum A .* B` (different patterns); the
-//! residual `b - A x`; construction of a CSR from shuffled triplets; on the tensors TTV (into a
-//! fresh and a reused CSR) and MTTKRP with rank 16 from CSF and COO. SDDMM and MTTKRP from
+//! residual `b - A x`; construction of a CSR from shuffled triplets; on the tensors TTV (from
+//! CSF into a fresh and a reused CSR, from COO into a reused CSR) and MTTKRP with rank 16 from
+//! CSF and COO. SDDMM and MTTKRP from
 //! CSF also run as `precompute(never)` kernels, which sum every product term by term, so the
 //! effect of precompute (`sparse_core::precompute`) is measured in the same run.
 //!
@@ -104,6 +105,9 @@ sparse_kernel! {
         r(i) = b(i) - a(i, j) * x(j)
     }
     fn ttv(a: &mut Csr<f64, u32>, b: &Csf3<f64, u32>, c: &Dense1<f64>) {
+        a(i, j) = b(i, j, k) * c(k)
+    }
+    fn ttv_coo(a: &mut Csr<f64, u32>, b: &Coo3<f64, u32>, c: &Dense1<f64>) {
         a(i, j) = b(i, j, k) * c(k)
     }
     fn mttkrp_csf(a: &mut Dense2<f64>, b: &Csf3<f64, u32>, c: &Dense2<f64>, d: &Dense2<f64>) {
@@ -1371,10 +1375,12 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
     let nnz = t.nnz();
     let [di, dj, dk] = t.dims;
     let csf = t.to_csf3();
+    let coo = t.to_coo3();
     if s.wants("ttv", ds) {
         let c = Dense1::from_vec(test_vector(dk));
         let mut a_hand = CsrArrays::default();
         let mut a_gen = Csr::<f64, u32>::new(&[di, dj]).expect("an empty output");
+        let mut a_coo = Csr::<f64, u32>::new(&[di, dj]).expect("an empty output");
         let contenders = vec![
             peer("hand", |check| {
                 ttv_hand(&csf, c.as_slice(), &mut a_hand);
@@ -1388,6 +1394,11 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
             generated("generated reused", |check| {
                 ttv(&mut a_gen, &csf, &c).expect("shapes match");
                 check.then(|| csr_out(&a_gen))
+            }),
+            // The same tensor as a `Coo3`: runs of equal `(i, j)` found by scanning.
+            generated("generated from Coo3, reused", |check| {
+                ttv_coo(&mut a_coo, &coo, &c).expect("shapes match");
+                check.then(|| csr_out(&a_coo))
             }),
         ];
         s.measure("ttv", ds, nnz, None, contenders);
@@ -1415,7 +1426,6 @@ fn tensor_groups(s: &mut Suite, ds: &'static str, t: &Coords3) {
         s.measure("mttkrp_csf", ds, nnz, None, contenders);
     }
     if s.wants("mttkrp_coo", ds) {
-        let coo = t.to_coo3();
         let (mut a_hand, mut a_gen) = (vec![0.0; di * K], Dense2::zeros(di, K));
         let contenders = vec![
             peer("hand", |check| {
