@@ -7,8 +7,9 @@
 //! stores the whole row of C, and the loop over `k` has a run-time length. MTTKRP has the same
 //! shape under two sparse loops. This pass takes such a *middle region* (the first and longest
 //! run of statements of a block that holds the loop over `j`, or over `k, l`, with the
-//! positions it starts from; what follows it reads nothing it binds, as a loop over runs
-//! advancing its position after the run) and runs it once per block of [`WIDTHS`] consecutive coordinates of the row's
+//! positions it starts from; what follows it reads no local the region binds below its top
+//! level, as a loop over runs advancing its position after the run) and runs it once per
+//! block of [`WIDTHS`] consecutive coordinates of the row's
 //! variable: the block is loaded from the output into a local array before the region,
 //! updated there (`block[lane] += ...`, a loop of constant length LLVM unrolls into
 //! registers), and stored back after it. Coordinates past the last whole block run the
