@@ -1099,6 +1099,22 @@ pub fn expr_uses(e: &Expr, name: Local) -> bool {
     found
 }
 
+/// How many statements of a block, at any depth, bind or assign local `name` (a `let`, a
+/// pair, a `for`'s variable, `name = ..` or `name += ..`).
+pub fn sets_of(stmts: &[Stmt], name: Local) -> usize {
+    let mut n = 0;
+    visit_stmts(stmts, &mut |s| {
+        n += match s {
+            Stmt::Assign(Expr::Var(l), ..) | Stmt::Let(l, ..) | Stmt::For(l, ..) => {
+                usize::from(*l == name)
+            }
+            Stmt::LetPair(a, b, ..) => a.iter().chain(b).filter(|l| **l == name).count(),
+            _ => 0,
+        }
+    });
+    n
+}
+
 /// Whether a block reads local `name` anywhere.
 pub fn block_uses(stmts: &[Stmt], name: Local) -> bool {
     stmts.iter().any(|s| stmt_uses(s, name))

@@ -897,15 +897,7 @@ impl RootLoop<'_> {
             if *q == p && is_var(r, run));
         // Assigned or bound again anywhere but the final advance, `p` or `end` would not
         // be the run's.
-        let mut assigned = 0;
-        ir::visit_stmts(body, &mut |s| {
-            let mut touches = |l: &Local| assigned += usize::from(*l == p || *l == end);
-            match s {
-                Stmt::Assign(Expr::Var(l), ..) | Stmt::Let(l, ..) | Stmt::For(l, ..) => touches(l),
-                Stmt::LetPair(x, y, ..) => x.iter().chain(y).for_each(touches),
-                _ => {}
-            }
-        });
+        let assigned = ir::sets_of(body, p) + ir::sets_of(body, end);
         is_var(a, p) && is_var(b, end) && advances && assigned == 1
     }
 }
@@ -934,16 +926,8 @@ fn fused_run(
     let bounded = matches!(&**bound, Expr::Binary(Op::Lt, a, b) if is_var(a, q) && is_var(b, end))
         && in_run(q, same);
     let steps = matches!(visit.last(), Some(Stmt::Assign(Expr::Var(x), ir::Assign::Add, Expr::Usize(1))) if *x == q);
-    let mut assigned = 0;
-    ir::visit_stmts(&body[at + 1..], &mut |s| match s {
-        Stmt::Assign(Expr::Var(l), ..) | Stmt::Let(l, ..) | Stmt::For(l, ..) if *l == q => {
-            assigned += 1
-        }
-        Stmt::LetPair(x, y, ..) if x.iter().chain(y).any(|l| *l == q) => assigned += 1,
-        _ => {}
-    });
     // Its step only.
-    (bounded && steps && assigned == 1).then_some(q)
+    (bounded && steps && ir::sets_of(&body[at + 1..], q) == 1).then_some(q)
 }
 
 /// A parallel loop over the output's rows: per task, the fill of its rows (if the output was

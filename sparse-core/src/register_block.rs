@@ -202,20 +202,8 @@ impl Output {
     /// it binds depends on the blocks).
     fn region_before(self, stmts: &[Stmt], end: usize) -> Option<Row> {
         let row = self.region(&stmts[..end])?;
-        let mut inner = HashSet::new();
-        for s in &stmts[..end] {
-            let nested = match s {
-                Stmt::For(_, _, _, b) | Stmt::While(_, b) | Stmt::Block(_, b) => vec![b],
-                Stmt::If(_, a, b) => vec![a, b],
-                _ => Vec::new(),
-            };
-            nested
-                .into_iter()
-                .for_each(|b| crate::parallel::bound_locals(b, &mut inner));
-            if let Stmt::For(l, ..) = s {
-                inner.insert(*l);
-            }
-        }
+        let mut bound = HashSet::new();
+        crate::parallel::bound_locals(&stmts[..end], &mut bound);
         let mut top = HashSet::new();
         for s in &stmts[..end] {
             match s {
@@ -228,7 +216,7 @@ impl Output {
         }
         let mut read_after = false;
         ir::visit_locals(&stmts[end..], &mut |l| {
-            read_after |= inner.contains(&l) && !top.contains(&l)
+            read_after |= bound.contains(&l) && !top.contains(&l)
         });
         (!read_after).then_some(row)
     }

@@ -158,18 +158,10 @@ impl Lowerer<'_> {
         };
         let advances = matches!(body.last(), Some(Stmt::Assign(IrExpr::Var(x), Assign::Set, IrExpr::Var(r)))
             if *x == p && *r == run);
-        let mut assigns_q = false;
-        if let Stmt::For(_, _, _, visit) = &body[at + 2] {
-            crate::ir::visit_stmts(visit, &mut |s| {
-                assigns_q |= match s {
-                    Stmt::Assign(IrExpr::Var(x), ..) | Stmt::Let(x, ..) | Stmt::For(x, ..) => {
-                        *x == q
-                    }
-                    Stmt::LetPair(x, y, ..) => x.iter().chain(y).any(|l| *l == q),
-                    _ => false,
-                };
-            });
-        }
+        let assigns_q = match &body[at + 2] {
+            Stmt::For(_, _, _, visit) => crate::ir::sets_of(visit, q) > 0,
+            _ => true,
+        };
         if !advances
             || uses(run) != 3
             || uses(e) != 2
